@@ -1,0 +1,63 @@
+//! The ARM9's divider and square-root unit (GBATEK "DS Maths").
+//! Callers have already excluded zero divisors and `MIN / -1`.
+
+use core::ptr::{read_volatile, write_volatile};
+
+const DIVCNT: *mut u16 = 0x0400_0280 as *mut u16;
+const DIV_NUMER: *mut i64 = 0x0400_0290 as *mut i64;
+const DIV_DENOM: *mut i64 = 0x0400_0298 as *mut i64;
+const DIV_RESULT: *const i64 = 0x0400_02A0 as *const i64;
+const SQRTCNT: *mut u16 = 0x0400_02B0 as *mut u16;
+const SQRT_RESULT: *const u32 = 0x0400_02B4 as *const u32;
+const SQRT_PARAM: *mut u64 = 0x0400_02B8 as *mut u64;
+const BUSY: u16 = 1 << 15;
+
+#[inline(always)]
+fn divide(mode: u16, n: i64, d: i64) -> i64 {
+    // SAFETY: the divider registers are always mapped on the ARM9, accessed
+    // with their natural widths, and nothing else (no IRQ handler) uses them.
+    unsafe {
+        write_volatile(DIVCNT, mode);
+        write_volatile(DIV_NUMER, n);
+        write_volatile(DIV_DENOM, d);
+        while read_volatile(DIVCNT) & BUSY != 0 {}
+        read_volatile(DIV_RESULT)
+    }
+}
+
+#[inline]
+pub fn div_i32(n: i32, d: i32) -> i32 {
+    divide(0, n as i64, d as i64) as i32
+}
+
+#[inline]
+pub fn div_i64_i32(n: i64, d: i32) -> i64 {
+    divide(1, n, d as i64)
+}
+
+#[inline]
+pub fn div_i64(n: i64, d: i64) -> i64 {
+    divide(2, n, d)
+}
+
+#[inline(always)]
+fn root(mode: u16, x: u64) -> u32 {
+    // SAFETY: as for the divider: fixed, always-mapped ARM9 registers used
+    // only from this module.
+    unsafe {
+        write_volatile(SQRTCNT, mode);
+        write_volatile(SQRT_PARAM, x);
+        while read_volatile(SQRTCNT) & BUSY != 0 {}
+        read_volatile(SQRT_RESULT)
+    }
+}
+
+#[inline]
+pub fn sqrt_u32(x: u32) -> u32 {
+    root(0, x as u64)
+}
+
+#[inline]
+pub fn sqrt_u64(x: u64) -> u32 {
+    root(1, x)
+}

@@ -1,0 +1,1 @@
+//! FX32 fixed point with the power of FX tracked in the type system (issue 3).

@@ -1,0 +1,9 @@
+//! dsphys: fixed-point character physics for the Nintendo DS.
+//!
+//! `no_std`, no register access: the same code runs on the host (tests)
+//! and on the ARM9 (the ROM), and must give bit-identical results.
+#![no_std]
+
+pub use divsqrt;
+
+pub mod fx;
