@@ -61,3 +61,13 @@ class Emulator(abc.ABC):
 
     def close(self) -> None:
         """Free the emulator."""
+
+
+SCREEN_WIDTH, SCREEN_HEIGHT = 256, 192
+
+
+def split_screens(image):
+    """(top, bottom) PIL images from a backend's 256x384 screenshot."""
+    top = image.crop((0, 0, SCREEN_WIDTH, SCREEN_HEIGHT))
+    bottom = image.crop((0, SCREEN_HEIGHT, SCREEN_WIDTH, 2 * SCREEN_HEIGHT))
+    return top, bottom
