@@ -162,6 +162,12 @@ pub fn check_rom(rom: &[u8]) -> Result<RomInfo, String> {
         ));
     }
 
+    // The CPU rules first: "in the secure area" says more than "overlaps
+    // the header" about the same mistake.
+    for (c, info_cpu) in [(Cpu::Arm9, info.arm9), (Cpu::Arm7, info.arm7)] {
+        check_cpu(c, info_cpu)?;
+    }
+
     // Every part must lie inside the used ROM area and overlap no other.
     let mut parts = vec![("header", 0u32, info.header_size)];
     parts.push(("arm9", info.arm9.rom_offset, info.arm9.size));
@@ -198,9 +204,6 @@ pub fn check_rom(rom: &[u8]) -> Result<RomInfo, String> {
         }
     }
 
-    for (c, info_cpu) in [(Cpu::Arm9, info.arm9), (Cpu::Arm7, info.arm7)] {
-        check_cpu(c, info_cpu)?;
-    }
     Ok(info)
 }
 
