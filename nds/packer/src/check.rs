@@ -57,7 +57,7 @@ impl fmt::Display for RomInfo {
         }
         write!(
             f,
-            "used {:#x} of {} bytes, capacity {} KiB, header CRC {:#06x} OK, logo OK",
+            "used {:#x} of {:#x} bytes, capacity {} KiB, header CRC {:#06x} OK, logo OK",
             self.used_size,
             self.file_size,
             128u64 << self.device_capacity,
@@ -211,7 +211,7 @@ fn check_cpu(cpu: Cpu, c: CpuInfo) -> Result<(), String> {
     if c.size == 0 {
         return Err(format!("{cpu} size is 0"));
     }
-    if c.rom_offset % 4 != 0 || c.size % 4 != 0 {
+    if !c.rom_offset.is_multiple_of(4) || !c.size.is_multiple_of(4) {
         return Err(format!(
             "{cpu} ROM offset {:#x} or size {:#x} is not a multiple of 4",
             c.rom_offset, c.size
