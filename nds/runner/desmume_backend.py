@@ -22,6 +22,9 @@ _LIB_PACKAGES = {"libGL": "libgl1", "libEGL": "libgl1", "libGLX": "libgl1",
 
 _instance_alive = False
 
+_MODES = {0x10: "user", 0x11: "FIQ", 0x12: "IRQ", 0x13: "supervisor", 0x17: "abort",
+          0x1B: "undefined", 0x1F: "system"}
+
 
 def _load_desmume(headless: bool):
     """Import py-desmume and create the emulator, turning failures into advice."""
@@ -134,6 +137,13 @@ class DesmumeEmulator(Emulator):
         regs = self._emu.memory.register_arm9
         r15, cpsr = regs.pc & 0xFFFF_FFFF, regs.cpsr
         return (r15 - (4 if cpsr & 0x20 else 8)) & 0xFFFF_FFFF
+
+    def cpu_state(self) -> str | None:
+        regs = self._emu.memory.register_arm9
+        cpsr = regs.cpsr & 0xFFFF_FFFF
+        mode = _MODES.get(cpsr & 0x1F, f"mode {cpsr & 0x1F:#x}")
+        return (f"cpsr=0x{cpsr:08X} ({mode}{', Thumb' if cpsr & 0x20 else ''}) "
+                f"lr=0x{regs.lr & 0xFFFF_FFFF:08X} sp=0x{regs.sp & 0xFFFF_FFFF:08X}")
 
     def close(self) -> None:
         """Leaves libdesmume loaded: freeing and re-initialising it in one

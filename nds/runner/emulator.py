@@ -62,6 +62,10 @@ class Emulator(abc.ABC):
     def close(self) -> None:
         """Free the emulator."""
 
+    def cpu_state(self) -> str | None:
+        """Extra ARM9 registers for crash reports ("cpsr=... lr=..."), if the backend can tell."""
+        return None
+
 
 SCREEN_WIDTH, SCREEN_HEIGHT = 256, 192
 
@@ -71,3 +75,18 @@ def split_screens(image):
     top = image.crop((0, 0, SCREEN_WIDTH, SCREEN_HEIGHT))
     bottom = image.crop((0, SCREEN_HEIGHT, SCREEN_WIDTH, 2 * SCREEN_HEIGHT))
     return top, bottom
+
+
+EXCEPTION_VECTORS = {0x00: "reset", 0x04: "undefined instruction", 0x08: "SWI",
+                     0x0C: "prefetch abort", 0x10: "data abort", 0x14: "reserved",
+                     0x18: "IRQ", 0x1C: "FIQ"}
+
+
+def vector_name(pc: int | None) -> str | None:
+    """The exception vector `pc` sits in (low 0x0 or high 0xFFFF0000 vectors), else None."""
+    if pc is None:
+        return None
+    for base in (0x0000_0000, 0xFFFF_0000):
+        if base <= pc < base + 0x20:
+            return EXCEPTION_VECTORS[(pc - base) & ~3]
+    return None

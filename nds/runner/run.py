@@ -26,7 +26,7 @@ import backends  # noqa: E402
 import mailbox  # noqa: E402
 import report  # noqa: E402
 import session  # noqa: E402
-from emulator import EmulatorError, split_screens  # noqa: E402
+from emulator import EmulatorError, split_screens, vector_name  # noqa: E402
 from scripts import ScriptError, parse_host_commands, parse_press, parse_touch  # noqa: E402
 
 MODES = ("auto", "test", "profile", "bench", "window")
@@ -117,6 +117,12 @@ def report_run(result: session.RunResult, mode: str, args: argparse.Namespace,
         print(f"{tag} ERROR: ROM did not start within {result.frames_run} frames "
               f"(ARM9 PC={session.format_pc(result.arm9_pc)})")
         tally.ok = False
+    if not result.started and (result.cpu_state or vector_name(result.arm9_pc)):
+        print(f"{tag} ARM9 at PC={session.format_pc(result.arm9_pc)} {result.cpu_state or ''}".rstrip())
+        vector = vector_name(result.arm9_pc)
+        if vector:
+            print(f"{tag} the PC is in the exception vectors ({vector}): the ARM9 took an "
+                  "exception or jumped to a null address before it wrote the mailbox")
     if box is None:
         return
     panicked = box.header.state == mailbox.STATE_PANICKED
@@ -164,7 +170,7 @@ def result_json(result: session.RunResult, mode: str) -> dict:
     out = {"version": result.version, "mode": mode, "frames_run": result.frames_run,
            "started": result.started, "boot_frame": result.boot_frame,
            "stop_reason": result.stop_reason, "error": result.error,
-           "arm9_pc": result.arm9_pc}
+           "arm9_pc": result.arm9_pc, "cpu_state": result.cpu_state}
     if box is not None:
         out["header"] = dataclasses.asdict(box.header)
         out["header"]["state_name"] = box.header.state_name

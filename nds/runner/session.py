@@ -40,6 +40,7 @@ class RunResult:
     stop_reason: str = "frame limit"      # done | panicked | frame limit | error
     error: str | None = None
     arm9_pc: int | None = None
+    cpu_state: str | None = None          # backend's extra registers, for crash reports
     mailbox: mailbox.Mailbox | None = None
     screenshot: object | None = None      # PIL image of the last frame
     frame_files: list[str] = field(default_factory=list)
@@ -78,6 +79,7 @@ def run(emu: Emulator, rom: str, opts: RunOptions) -> RunResult:
         result.error, result.stop_reason = str(e), "error"
     try:
         result.arm9_pc = emu.arm9_pc()
+        result.cpu_state = emu.cpu_state()
         if result.started and result.mailbox is None:
             result.mailbox = mailbox.read(emu.read)
         result.screenshot = emu.screenshot()
