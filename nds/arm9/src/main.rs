@@ -1,1 +1,31 @@
-fn main(){}
+//! The ARM9 program. crt0 (hw/start.rs) sets up the memory system and
+//! calls `rust_start`, which runs the ROM this build was made for.
+#![no_std]
+#![no_main]
+// Each ROM build (demo, test, panic test) uses part of the shared code.
+#![cfg_attr(any(feature = "test-rom", feature = "panic-test"), allow(dead_code))]
+
+mod clock;
+mod console;
+mod demo;
+mod font;
+mod hw;
+mod profile_view;
+#[cfg(feature = "test-rom")]
+mod selftest;
+
+#[no_mangle]
+extern "C" fn rust_start() -> ! {
+    hw::timer::start_cycle_clock();
+    hw::video::init();
+
+    #[cfg(feature = "panic-test")]
+    {
+        let _mailbox = hw::mailbox::init(mailbox::RomKind::PanicTest);
+        panic!("deliberate panic: the panic-test ROM shows this message");
+    }
+    #[cfg(feature = "test-rom")]
+    selftest::run_all(hw::mailbox::init(mailbox::RomKind::Test));
+    #[cfg(not(any(feature = "panic-test", feature = "test-rom")))]
+    demo::run(hw::mailbox::init(mailbox::RomKind::Demo))
+}

@@ -157,51 +157,26 @@ pub fn write_str(field: &mut [u8], text: &str) {
     field[n..].fill(0);
 }
 
-impl Mailbox {
-    /// A freshly initialised block (what the ROM writes at boot).
+impl Header {
+    /// The header of a freshly started ROM. The rest of the block starts
+    /// zeroed (the ROM zeroes it in place: the block is too big for the
+    /// DS's 16 KiB stack, so it is never built as one value there).
     pub const fn new(rom_kind: RomKind) -> Self {
-        const PHASE: PhaseRecord = PhaseRecord {
-            name: [0; PHASE_NAME_BYTES],
-            depth: 0,
-            last_frame_cycles: 0,
-            max_frame_cycles: 0,
-            total_cycles_lo: 0,
-            total_cycles_hi: 0,
-            calls_last_frame: 0,
-        };
-        const TEST: TestRecord = TestRecord {
-            name: [0; TEST_NAME_BYTES],
-            status: 0,
-            cycles: 0,
-            detail: [0; TEST_DETAIL_BYTES],
-        };
-        const BENCH: BenchRecord = BenchRecord { key: [0; BENCH_KEY_BYTES], value: 0, decimals: 0 };
-        Mailbox {
-            header: Header {
-                magic: MAGIC,
-                version: LAYOUT_VERSION,
-                total_size: TOTAL_SIZE as u32,
-                state: RomState::Running as u32,
-                frame: 0,
-                rom_kind: rom_kind as u32,
-                phase_count: 0,
-                test_count: 0,
-                bench_count: 0,
-                profiler_overhead_cycles: 0,
-                frames_profiled: 0,
-                overruns: 0,
-                layout: [
-                    OFFSET_PANIC as u32,
-                    OFFSET_PHASES as u32,
-                    OFFSET_TESTS as u32,
-                    OFFSET_BENCH as u32,
-                ],
-                host_command: [0; HOST_COMMAND_WORDS],
-            },
-            panic: Panic { len: 0, message: [0; PANIC_MESSAGE_BYTES] },
-            phases: [PHASE; MAX_PHASES],
-            tests: [TEST; MAX_TESTS],
-            bench: [BENCH; MAX_BENCH],
+        Header {
+            magic: MAGIC,
+            version: LAYOUT_VERSION,
+            total_size: TOTAL_SIZE as u32,
+            state: RomState::Running as u32,
+            frame: 0,
+            rom_kind: rom_kind as u32,
+            phase_count: 0,
+            test_count: 0,
+            bench_count: 0,
+            profiler_overhead_cycles: 0,
+            frames_profiled: 0,
+            overruns: 0,
+            layout: [OFFSET_PANIC as u32, OFFSET_PHASES as u32, OFFSET_TESTS as u32, OFFSET_BENCH as u32],
+            host_command: [0; HOST_COMMAND_WORDS],
         }
     }
 }

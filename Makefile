@@ -1,0 +1,109 @@
+# Two commands matter: `make run` and `make test`. Each target installs
+# what it needs on a fresh machine (rust-src, apt packages, the venv).
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := rom
+
+TOOLCHAIN := $(shell sed -n 's/^channel = "\(.*\)"/\1/p' rust-toolchain.toml)
+PY        := .venv/bin/python
+ROM_DIR   := target/nds
+ARM9_ELF  := target/armv5te-none-eabi/release/arm9-rom
+ARM7_ELF  := target/armv4t-none-eabi/release/arm7-rom
+TITLE     := RAGDOLL DS
+GAME_CODE := RGDL
+# build-std is a nightly feature: enabled here, for the ROM builds only.
+ROM_CARGO := RUSTC_BOOTSTRAP=1 cargo
+ARM9_ARGS := -p arm9-rom --target armv5te-none-eabi -Zbuild-std=core --release
+ARM7_ARGS := -p arm7-rom --target armv4t-none-eabi -Zbuild-std=core --release
+PACKER    := target/release/ndspack
+RUNNER    := $(PY) nds/runner/run.py
+EMULATORS ?= desmume
+
+.PHONY: rom roms run test bench setup-rust venv apt fmt-check clippy host-test \
+        rom-check emu-test runner-test clean
+
+## Setup ---------------------------------------------------------------
+setup-rust:
+	@command -v rustup >/dev/null || { echo "error: rustup not found; install it from rustup.rs" >&2; exit 1; }
+	@rustup component list --toolchain $(TOOLCHAIN) --installed 2>/dev/null | grep -q '^rust-src' \
+	  || rustup component add rust-src rustfmt clippy --toolchain $(TOOLCHAIN)
+
+apt:
+	@bash nds/runner/setup.sh apt
+
+venv: apt
+	@bash nds/runner/setup.sh venv
+
+## ROMs ----------------------------------------------------------------
+$(PACKER): FORCE
+	@cargo build -q --release -p ndspack
+
+# $(call build_rom,NAME,FEATURES): build the ARM9 with FEATURES and pack it.
+define build_rom
+	$(ROM_CARGO) build -q $(ARM9_ARGS) $(if $(2),--features $(2))
+	cp $(ARM9_ELF) $(ROM_DIR)/$(1).arm9.elf
+	$(PACKER) --arm9 $(ROM_DIR)/$(1).arm9.elf --arm7 $(ARM7_ELF) \
+	  --title "$(TITLE)" --game-code $(GAME_CODE) -o $(ROM_DIR)/$(1).nds >/dev/null
+endef
+
+arm7: setup-rust
+	@$(ROM_CARGO) build -q $(ARM7_ARGS)
+
+rom: setup-rust arm7 $(PACKER)
+	@mkdir -p $(ROM_DIR)
+	@$(call build_rom,ragdoll,)
+	@echo "built $(ROM_DIR)/ragdoll.nds"
+
+roms: rom
+	@$(call build_rom,ragdoll-test,test-rom)
+	@$(call build_rom,ragdoll-panic,panic-test)
+	@echo "built $(ROM_DIR)/ragdoll-test.nds $(ROM_DIR)/ragdoll-panic.nds"
+
+## make run -------------------------------------------------------------
+# A window where there is a display; headless otherwise: a few seconds of
+# the demo, the profile table, and screenshots of both screens.
+run: rom venv
+	@if [ -n "$${DISPLAY:-}" ]; then \
+	  $(RUNNER) --rom $(ROM_DIR)/ragdoll.nds --mode window; \
+	else \
+	  $(RUNNER) --rom $(ROM_DIR)/ragdoll.nds --mode profile --frames 300 \
+	    --screenshots target/screenshots; \
+	fi
+
+## make test ------------------------------------------------------------
+test: fmt-check clippy host-test rom-check runner-test emu-test
+
+fmt-check: setup-rust
+	cargo fmt --all --check
+
+clippy: setup-rust
+	cargo clippy -q --all-targets -- -D warnings
+	$(ROM_CARGO) clippy -q $(ARM9_ARGS) -- -D warnings
+	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features test-rom -- -D warnings
+	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features panic-test -- -D warnings
+	$(ROM_CARGO) clippy -q $(ARM7_ARGS) -- -D warnings
+
+host-test: setup-rust
+	cargo test -q
+
+# The header, checked twice: by our own parser and independently by ndspy.
+rom-check: roms venv
+	@for rom in ragdoll ragdoll-test ragdoll-panic; do \
+	  $(PACKER) check $(ROM_DIR)/$$rom.nds >/dev/null; \
+	  $(PY) nds/packer/check_with_ndspy.py $(ROM_DIR)/$$rom.nds \
+	    --arm9-elf $(ROM_DIR)/$$rom.arm9.elf --arm7-elf $(ARM7_ELF); \
+	done
+
+runner-test: venv
+	$(PY) -m unittest discover -q -s nds/runner/tests -t nds/runner
+
+emu-test: roms venv
+	$(RUNNER) --rom $(ROM_DIR)/ragdoll-test.nds --emulator $(EMULATORS) --frames 1200
+	$(RUNNER) --rom $(ROM_DIR)/ragdoll-panic.nds --emulator $(EMULATORS) --expect-panic --frames 120 \
+	  --screenshots target/screenshots/panic
+	$(RUNNER) --rom $(ROM_DIR)/ragdoll.nds --emulator $(EMULATORS) --mode profile --frames 120
+
+clean:
+	cargo clean
+
+FORCE:

@@ -1,0 +1,102 @@
+//! Text on a screen surface, in the 6x11 font: 42 columns by 17 rows.
+
+use crate::font::{GLYPHS, GLYPH_H, GLYPH_W};
+use crate::hw::video::{Surface, HEIGHT, WIDTH};
+
+pub const COLUMNS: usize = WIDTH / GLYPH_W;
+pub const ROWS: usize = HEIGHT / GLYPH_H;
+
+/// Draws `text` at character cell (col, row), clipped at the screen edge.
+/// The background of each cell is painted too, so redrawing a line
+/// overwrites what was there.
+pub fn draw_text(s: &mut Surface, col: usize, row: usize, text: &str, fg: u16, bg: u16) {
+    for (i, byte) in text.bytes().enumerate() {
+        let c = col + i;
+        if c >= COLUMNS || row >= ROWS {
+            break;
+        }
+        draw_glyph(s, c * GLYPH_W, row * GLYPH_H, byte, fg, bg);
+    }
+}
+
+fn draw_glyph(s: &mut Surface, x: usize, y: usize, byte: u8, fg: u16, bg: u16) {
+    let index = if (32..127).contains(&byte) { byte - 32 } else { b'?' - 32 };
+    for (dy, bits) in GLYPHS[index as usize].iter().enumerate() {
+        for dx in 0..GLYPH_W {
+            let lit = bits & (1 << dx) != 0;
+            s.set(x + dx, y + dy, if lit { fg } else { bg });
+        }
+    }
+}
+
+/// Draws text wrapped at the screen width from (0, row); returns the row after it.
+pub fn draw_wrapped(s: &mut Surface, mut row: usize, text: &str, fg: u16, bg: u16) -> usize {
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    while start < bytes.len() && row < ROWS {
+        let end = (start + COLUMNS).min(bytes.len());
+        // Cut at a newline if there is one in this line.
+        let line_end = bytes[start..end].iter().position(|&b| b == b'\n').map_or(end, |p| start + p);
+        draw_text(s, 0, row, core::str::from_utf8(&bytes[start..line_end]).unwrap_or("?"), fg, bg);
+        start = if line_end < end || (line_end < bytes.len() && bytes[line_end] == b'\n') {
+            line_end + 1
+        } else {
+            end
+        };
+        row += 1;
+    }
+    row
+}
+
+/// A `core::fmt::Write` into a fixed buffer, cutting what does not fit.
+pub struct TextBuf<const N: usize> {
+    buf: [u8; N],
+    len: usize,
+}
+
+impl<const N: usize> TextBuf<N> {
+    pub const fn new() -> Self {
+        TextBuf { buf: [0; N], len: 0 }
+    }
+    pub fn as_str(&self) -> &str {
+        // Only whole UTF-8 sequences are ever copied in (see write_str).
+        core::str::from_utf8(&self.buf[..self.len]).unwrap_or("")
+    }
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+}
+
+impl<const N: usize> Default for TextBuf<N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const N: usize> core::fmt::Write for TextBuf<N> {
+    fn write_str(&mut self, s: &str) -> core::fmt::Result {
+        for ch in s.chars() {
+            let mut utf8 = [0u8; 4];
+            let encoded = ch.encode_utf8(&mut utf8).as_bytes();
+            if self.len + encoded.len() > N {
+                break;
+            }
+            self.buf[self.len..self.len + encoded.len()].copy_from_slice(encoded);
+            self.len += encoded.len();
+        }
+        Ok(())
+    }
+}
+
+/// `format!` into a stack buffer: `text!(64; "x = {}", x)`.
+#[macro_export]
+macro_rules! text {
+    ($n:expr; $($arg:tt)*) => {{
+        let mut b = $crate::console::TextBuf::<$n>::new();
+        let _ = core::fmt::Write::write_fmt(&mut b, format_args!($($arg)*));
+        b
+    }};
+}

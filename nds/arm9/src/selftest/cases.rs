@@ -1,0 +1,167 @@
+//! The test cases. Each returns Ok(detail) or Err(detail); the detail is
+//! at most 48 characters and is printed by the runner.
+
+use super::{Detail, Outcome, Test};
+use crate::clock::{BusClock, Profiler};
+use crate::hw::{start, timer};
+use crate::text;
+use mailbox::Mailbox;
+
+pub const ALL: &[Test] = &[
+    Test { name: "divider_matches_host", run: divider_matches_host },
+    Test { name: "sqrt_matches_host", run: sqrt_matches_host },
+    Test { name: "timers_advance_and_carry", run: timers_advance_and_carry },
+    Test { name: "profiler_overhead_small", run: profiler_overhead_small },
+    Test { name: "mailbox_layout", run: mailbox_layout },
+    Test { name: "memory_setup", run: memory_setup },
+];
+
+macro_rules! check {
+    ($cond:expr, $($arg:tt)*) => {
+        if !$cond {
+            return Err(text!({ mailbox::TEST_DETAIL_BYTES }; $($arg)*));
+        }
+    };
+}
+
+fn ok(d: Detail) -> Outcome {
+    Ok(d)
+}
+
+/// xorshift32: operands spread over the whole range, with the same
+/// sequence on every run.
+struct Rng(u32);
+impl Rng {
+    fn next(&mut self) -> u32 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 17;
+        self.0 ^= self.0 << 5;
+        self.0
+    }
+    fn wide(&mut self) -> u64 {
+        ((self.next() as u64) << 32) | self.next() as u64
+    }
+    /// Small, large and edge-case values, so every mode is exercised.
+    fn operand(&mut self) -> i64 {
+        match self.next() % 8 {
+            0 => 0,
+            1 => -1,
+            2 => (self.next() % 100) as i64 - 50,
+            3 => self.next() as i32 as i64,
+            4 => i64::MIN,
+            5 => self.wide() as i64 >> (self.next() % 63),
+            _ => self.wide() as i64,
+        }
+    }
+}
+
+const DIVISIONS: u32 = 3000;
+
+fn divider_matches_host(_: &mut Mailbox) -> Outcome {
+    let mut rng = Rng(0x1234_5678);
+    for i in 0..DIVISIONS {
+        let (n, d) = (rng.operand(), rng.operand());
+        let (n32, d32) = (n as i32, d as i32);
+        let hw = divsqrt::div_i32(n32, d32);
+        let sw = if d32 == 0 || (n32 == i32::MIN && d32 == -1) { hw } else { divsqrt::soft::div_i32(n32, d32) };
+        check!(hw == sw, "32/32 #{} {}/{}: {} != {}", i, n32, d32, hw, sw);
+        let hw = divsqrt::div_i64_i32(n, d32);
+        let edge = d32 == 0 || (n == i64::MIN && d32 == -1);
+        let sw = if edge { hw } else { divsqrt::soft::div_i64_i32(n, d32) };
+        check!(hw == sw, "64/32 #{}: {} != {}", i, hw, sw);
+        let hw = divsqrt::div_i64(n, d);
+        let edge = d == 0 || (n == i64::MIN && d == -1);
+        let sw = if edge { hw } else { divsqrt::soft::div_i64(n, d) };
+        check!(hw == sw, "64/64 #{}: {} != {}", i, hw, sw);
+    }
+    // The edge cases are settled before the hardware is touched.
+    check!(divsqrt::div_i32(7, 0) == i32::MAX && divsqrt::div_i64(-7, 0) == i64::MIN, "x/0 not saturated");
+    ok(text!(48; "{} x 3 modes agree", DIVISIONS))
+}
+
+fn sqrt_matches_host(_: &mut Mailbox) -> Outcome {
+    let mut rng = Rng(0x9E37_79B9);
+    for i in 0..DIVISIONS {
+        let x = rng.wide() >> (rng.next() % 64);
+        let hw = divsqrt::sqrt_u64(x);
+        let sw = divsqrt::soft::sqrt_u64(x);
+        check!(hw == sw, "sqrt64 #{} of {}: {} != {}", i, x, hw, sw);
+        let y = x as u32;
+        let (hw, sw) = (divsqrt::sqrt_u32(y), divsqrt::soft::sqrt_u32(y));
+        check!(hw == sw, "sqrt32 #{} of {}: {} != {}", i, y, hw, sw);
+    }
+    ok(text!(48; "{} x 2 modes agree", DIVISIONS))
+}
+
+fn timers_advance_and_carry(_: &mut Mailbox) -> Outcome {
+    // Never backwards over many consecutive reads.
+    let mut last = timer::cycles();
+    for _ in 0..2000 {
+        let now = timer::cycles();
+        check!(now.wrapping_sub(last) < 1 << 31, "went backwards: {} then {}", last, now);
+        last = now;
+    }
+    // The high half carries: wait across at least two 16-bit wraps.
+    let t0 = timer::cycles();
+    let mut t1 = t0;
+    let mut spins = 0u32;
+    while t1.wrapping_sub(t0) < 140_000 {
+        t1 = timer::cycles();
+        spins += 1;
+        check!(spins < 10_000_000, "timer stuck at {}", t1);
+    }
+    check!((t1 >> 16) != (t0 >> 16), "high half did not carry: {} -> {}", t0, t1);
+    ok(text!(48; "{} cycles in {} reads", t1.wrapping_sub(t0), spins))
+}
+
+fn profiler_overhead_small(_: &mut Mailbox) -> Outcome {
+    let mut p = Profiler::new(BusClock);
+    let scratch = p.phase("scratch");
+    let overhead = p.measure_overhead(scratch);
+    // A begin/end pair is a handful of loads and stores plus two timer
+    // reads: anything near a microsecond (34 cycles) is fine, 300 is not.
+    check!(overhead < 300, "begin/end pair costs {} cycles", overhead);
+    ok(text!(48; "{} cycles per begin/end pair", overhead))
+}
+
+fn mailbox_layout(mb: &mut Mailbox) -> Outcome {
+    let addr = mb as *mut Mailbox as u32;
+    check!(addr == mailbox::BASE_ADDRESS, "mailbox at {:#x}", addr);
+    check!(mb.header.magic == mailbox::MAGIC, "magic {:#x}", mb.header.magic);
+    check!(mb.header.total_size as usize == mailbox::TOTAL_SIZE, "size {}", mb.header.total_size);
+    // The runner checks these same words against its own constants.
+    let want = [mailbox::OFFSET_PANIC, mailbox::OFFSET_PHASES, mailbox::OFFSET_TESTS, mailbox::OFFSET_BENCH];
+    for (got, want) in mb.header.layout.iter().zip(want) {
+        check!(*got as usize == want, "offset {} != {}", got, want);
+    }
+    ok(text!(48; "{} bytes at {:#x}", mailbox::TOTAL_SIZE, addr))
+}
+
+#[link_section = ".itcm"]
+#[inline(never)]
+fn runs_in_itcm(x: u32) -> u32 {
+    x.wrapping_mul(2654435761).rotate_left(7)
+}
+
+#[link_section = ".dtcm"]
+static DTCM_PROBE: u32 = 0x0DEC_AF00;
+
+fn memory_setup(_: &mut Mailbox) -> Outcome {
+    let control = start::cp15_control();
+    let want = (1 << 0) | (1 << 2) | (1 << 12) | (1 << 16) | (1 << 18);
+    check!(control & want == want, "CP15 control {:#x}", control);
+    let (data, instr) = start::cp15_cacheable();
+    check!(data & 2 != 0 && instr & 2 != 0, "main RAM not cached: {:#x}/{:#x}", data, instr);
+    let sp = start::stack_pointer();
+    check!((0x0B00_0000..0x0B00_4000).contains(&sp), "stack at {:#x}, not DTCM", sp);
+    let f = runs_in_itcm as usize as u32;
+    check!((0x01FF_8000..0x0200_0000).contains(&f), "ITCM code at {:#x}", f);
+    check!(runs_in_itcm(3) == 3u32.wrapping_mul(2654435761).rotate_left(7), "ITCM code result");
+    let probe = core::ptr::addr_of!(DTCM_PROBE) as u32;
+    check!((0x0B00_0000..0x0B00_4000).contains(&probe), "DTCM data at {:#x}", probe);
+    // black_box makes this a real load from DTCM, not a folded constant.
+    let value = *core::hint::black_box(&DTCM_PROBE);
+    check!(value == 0x0DEC_AF00, ".dtcm not copied: {:#x}", value);
+    ok(text!(48; "ctl {:#x} sp {:#x}", control, sp))
+}
+
