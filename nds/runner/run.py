@@ -232,6 +232,8 @@ def main(argv: list[str] | None = None) -> int:
     mode = args.mode
     if mode == "window":
         import window
+        if args.emulator != "desmume":
+            print("window mode always uses DeSmuME (the melonDS backend is headless only)")
         reason = window.why_no_window()
         if reason is None:
             return window.play(args.rom, args.frames)

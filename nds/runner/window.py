@@ -46,9 +46,10 @@ def why_no_window() -> str | None:
         return "opening a DeSmuME SDL window timed out after 60 s"
     if child.returncode == 0 and "window-ok" in child.stdout:
         return None
-    lines = [l for l in (child.stderr + child.stdout).splitlines()
-             if "fail" in l.lower() or "error" in l.lower()]
-    detail = lines[-1] if lines else f"exit status {child.returncode}"
+    lines = (child.stderr + child.stdout).splitlines()
+    sdl = [l.strip() for l in lines if "SDL" in l and ("rror" in l or "fail" in l)]
+    errors = [l.strip() for l in lines if "fail" in l.lower() or "error" in l.lower()]
+    detail = (sdl or errors or [f"exit status {child.returncode}"])[-1]
     return f"DeSmuME could not open an SDL window ({detail})"
 
 
