@@ -6,16 +6,17 @@ SHELL := bash
 
 TOOLCHAIN := $(shell sed -n 's/^channel = "\(.*\)"/\1/p' rust-toolchain.toml)
 PY        := .venv/bin/python
-ROM_DIR   := target/nds
-ARM9_ELF  := target/armv5te-none-eabi/release/arm9-rom
-ARM7_ELF  := target/armv4t-none-eabi/release/arm7-rom
+TARGET    := $(or $(CARGO_TARGET_DIR),target)
+ROM_DIR   := $(TARGET)/nds
+ARM9_ELF  := $(TARGET)/armv5te-none-eabi/release/arm9-rom
+ARM7_ELF  := $(TARGET)/armv4t-none-eabi/release/arm7-rom
 TITLE     := RAGDOLL DS
 GAME_CODE := RGDL
 # build-std is a nightly feature: enabled here, for the ROM builds only.
 ROM_CARGO := RUSTC_BOOTSTRAP=1 cargo
 ARM9_ARGS := -p arm9-rom --target armv5te-none-eabi -Zbuild-std=core --release
 ARM7_ARGS := -p arm7-rom --target armv4t-none-eabi -Zbuild-std=core --release
-PACKER    := target/release/ndspack
+PACKER    := $(TARGET)/release/ndspack
 RUNNER    := $(PY) nds/runner/run.py
 EMULATORS ?= desmume
 
@@ -67,7 +68,7 @@ run: rom venv
 	  $(RUNNER) --rom $(ROM_DIR)/ragdoll.nds --mode window; \
 	else \
 	  $(RUNNER) --rom $(ROM_DIR)/ragdoll.nds --mode profile --frames 300 \
-	    --screenshots target/screenshots; \
+	    --screenshots $(TARGET)/screenshots; \
 	fi
 
 ## make test ------------------------------------------------------------
@@ -100,7 +101,7 @@ runner-test: venv
 emu-test: roms venv
 	$(RUNNER) --rom $(ROM_DIR)/ragdoll-test.nds --emulator $(EMULATORS) --frames 1200
 	$(RUNNER) --rom $(ROM_DIR)/ragdoll-panic.nds --emulator $(EMULATORS) --expect-panic --frames 120 \
-	  --screenshots target/screenshots/panic
+	  --screenshots $(TARGET)/screenshots/panic
 	$(RUNNER) --rom $(ROM_DIR)/ragdoll.nds --emulator $(EMULATORS) --mode profile --frames 120
 
 clean:

@@ -5,7 +5,6 @@ use super::reg::Reg;
 
 // Display, main engine (top screen) and sub engine (bottom screen).
 pub const DISPCNT: Reg<u32> = Reg::at(0x0400_0000);
-pub const DISPSTAT: Reg<u16> = Reg::at(0x0400_0004);
 pub const VCOUNT: Reg<u16> = Reg::at(0x0400_0006);
 pub const POWCNT1: Reg<u16> = Reg::at(0x0400_0304);
 pub const VRAMCNT_A: Reg<u8> = Reg::at(0x0400_0240);

@@ -41,10 +41,6 @@ pub fn wait_vblank() {
     while VCOUNT.read() < 192 {}
 }
 
-pub fn in_vblank() -> bool {
-    DISPSTAT.read() & 1 != 0
-}
-
 /// A screen's pixels. The sub engine's direct bitmap needs bit 15 set for
 /// a pixel to show, so every write sets it (the main engine ignores it).
 pub struct Surface {
