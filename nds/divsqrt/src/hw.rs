@@ -4,22 +4,35 @@
 use core::ptr::{read_volatile, write_volatile};
 
 const DIVCNT: *mut u16 = 0x0400_0280 as *mut u16;
-const DIV_NUMER: *mut i64 = 0x0400_0290 as *mut i64;
-const DIV_DENOM: *mut i64 = 0x0400_0298 as *mut i64;
+const NUMER_LO: *mut u32 = 0x0400_0290 as *mut u32;
+const NUMER_HI: *mut u32 = 0x0400_0294 as *mut u32;
+const DENOM_LO: *mut u32 = 0x0400_0298 as *mut u32;
+const DENOM_HI: *mut u32 = 0x0400_029C as *mut u32;
 const DIV_RESULT: *const i64 = 0x0400_02A0 as *const i64;
 const SQRTCNT: *mut u16 = 0x0400_02B0 as *mut u16;
 const SQRT_RESULT: *const u32 = 0x0400_02B4 as *const u32;
 const SQRT_PARAM: *mut u64 = 0x0400_02B8 as *mut u64;
 const BUSY: u16 = 1 << 15;
 
+/// Every register write restarts the unit, and DeSmuME divides on the
+/// host at each write: a half-written pair such as the new numerator
+/// `i64::MIN` over the previous call's divisor `-1` kills the emulator
+/// with SIGFPE. So the numerator is cleared first (high word first, so it
+/// never goes negative) and written last: every intermediate is 0 / x or
+/// a non-negative numerator over the new divisor. Two extra stores,
+/// against 18-34 cycles of latency.
 #[inline(always)]
 fn divide(mode: u16, n: i64, d: i64) -> i64 {
     // SAFETY: the divider registers are always mapped on the ARM9, accessed
     // with their natural widths, and nothing else (no IRQ handler) uses them.
     unsafe {
+        write_volatile(NUMER_HI, 0);
+        write_volatile(NUMER_LO, 0);
         write_volatile(DIVCNT, mode);
-        write_volatile(DIV_NUMER, n);
-        write_volatile(DIV_DENOM, d);
+        write_volatile(DENOM_LO, d as u32);
+        write_volatile(DENOM_HI, (d >> 32) as u32);
+        write_volatile(NUMER_LO, n as u32);
+        write_volatile(NUMER_HI, (n >> 32) as u32);
         while read_volatile(DIVCNT) & BUSY != 0 {}
         read_volatile(DIV_RESULT)
     }

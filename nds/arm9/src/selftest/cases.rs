@@ -154,7 +154,7 @@ fn memory_setup(_: &mut Mailbox) -> Outcome {
     check!(data & 2 != 0 && instr & 2 != 0, "main RAM not cached: {:#x}/{:#x}", data, instr);
     let sp = start::stack_pointer();
     check!((0x0B00_0000..0x0B00_4000).contains(&sp), "stack at {:#x}, not DTCM", sp);
-    let f = runs_in_itcm as usize as u32;
+    let f = runs_in_itcm as *const () as usize as u32;
     check!((0x01FF_8000..0x0200_0000).contains(&f), "ITCM code at {:#x}", f);
     check!(runs_in_itcm(3) == 3u32.wrapping_mul(2654435761).rotate_left(7), "ITCM code result");
     let probe = core::ptr::addr_of!(DTCM_PROBE) as u32;
