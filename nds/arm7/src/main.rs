@@ -24,7 +24,9 @@ extern "C" fn arm7_main() -> ! {
     loop {
         // SAFETY: SWI 6 is the BIOS Halt call; it touches no memory of ours
         // and returns (if ever) with all registers but r0-r3 preserved.
-        unsafe { core::arch::asm!("swi 0x060000", out("r0") _, out("r1") _, out("r2") _, out("r3") _) };
+        unsafe {
+            core::arch::asm!("swi 0x060000", out("r0") _, out("r1") _, out("r2") _, out("r3") _)
+        };
     }
 }
 

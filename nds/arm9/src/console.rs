@@ -20,7 +20,11 @@ pub fn draw_text(s: &mut Surface, col: usize, row: usize, text: &str, fg: u16, b
 }
 
 fn draw_glyph(s: &mut Surface, x: usize, y: usize, byte: u8, fg: u16, bg: u16) {
-    let index = if (32..127).contains(&byte) { byte - 32 } else { b'?' - 32 };
+    let index = if (32..127).contains(&byte) {
+        byte - 32
+    } else {
+        b'?' - 32
+    };
     for (dy, bits) in GLYPHS[index as usize].iter().enumerate() {
         for dx in 0..GLYPH_W {
             let lit = bits & (1 << dx) != 0;
@@ -36,8 +40,18 @@ pub fn draw_wrapped(s: &mut Surface, mut row: usize, text: &str, fg: u16, bg: u1
     while start < bytes.len() && row < ROWS {
         let end = (start + COLUMNS).min(bytes.len());
         // Cut at a newline if there is one in this line.
-        let line_end = bytes[start..end].iter().position(|&b| b == b'\n').map_or(end, |p| start + p);
-        draw_text(s, 0, row, core::str::from_utf8(&bytes[start..line_end]).unwrap_or("?"), fg, bg);
+        let line_end = bytes[start..end]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(end, |p| start + p);
+        draw_text(
+            s,
+            0,
+            row,
+            core::str::from_utf8(&bytes[start..line_end]).unwrap_or("?"),
+            fg,
+            bg,
+        );
         start = if line_end < end || (line_end < bytes.len() && bytes[line_end] == b'\n') {
             line_end + 1
         } else {
@@ -56,7 +70,10 @@ pub struct TextBuf<const N: usize> {
 
 impl<const N: usize> TextBuf<N> {
     pub const fn new() -> Self {
-        TextBuf { buf: [0; N], len: 0 }
+        TextBuf {
+            buf: [0; N],
+            len: 0,
+        }
     }
     pub fn as_str(&self) -> &str {
         // Only whole UTF-8 sequences are ever copied in (see write_str).

@@ -15,7 +15,14 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
     let bg = rgb(16, 16, 32);
     top.clear(rgb(20, 30, 60));
     bottom.clear(bg);
-    draw_text(&mut top, 1, 1, "dsphys: fixed-point ragdolls on DS", rgb(255, 255, 255), rgb(20, 30, 60));
+    draw_text(
+        &mut top,
+        1,
+        1,
+        "dsphys: fixed-point ragdolls on DS",
+        rgb(255, 255, 255),
+        rgb(20, 30, 60),
+    );
 
     let mut prof = Profiler::new(BusClock);
     let frame = prof.phase("frame");
@@ -47,7 +54,12 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
                 top.fill_rect(x as usize, 90, 16, 16, rgb(250, 200, 0));
                 if mb.header.frame % 8 == 0 {
                     let f = p.frames();
-                    profile_view::draw(&mut bottom, p, mb.header.overruns, mb.header.profiler_overhead_cycles);
+                    profile_view::draw(
+                        &mut bottom,
+                        p,
+                        mb.header.overruns,
+                        mb.header.profiler_overhead_cycles,
+                    );
                     let line = text!(42; "frame {}  {} us budget", f, cycles_to_us(FRAME_CYCLES));
                     draw_text(&mut bottom, 0, 1, line.as_str(), rgb(120, 120, 140), bg);
                 }

@@ -25,9 +25,14 @@ pub fn draw(s: &mut Surface, p: &Profiler, overruns: u32, overhead_cycles: u32) 
         let line = text!(20; "{:indent$}{:<12} {:>5}", "", name, us, indent = indent);
         draw_text(s, 0, row, line.as_str(), fg, bg);
         let over = stats.last_frame_cycles > FRAME_CYCLES;
-        let fill = (stats.last_frame_cycles as u64 * BAR_W as u64 / FRAME_CYCLES as u64).min(BAR_W as u64) as usize;
+        let fill = (stats.last_frame_cycles as u64 * BAR_W as u64 / FRAME_CYCLES as u64)
+            .min(BAR_W as u64) as usize;
         let y = row * GLYPH_H + 2;
-        let color = if over { rgb(230, 40, 40) } else { rgb(60, 200, 90) };
+        let color = if over {
+            rgb(230, 40, 40)
+        } else {
+            rgb(60, 200, 90)
+        };
         s.fill_rect(BAR_X, y, fill, GLYPH_H - 4, color);
         s.fill_rect(BAR_X + fill, y, BAR_W - fill, GLYPH_H - 4, rgb(40, 40, 60));
         s.fill_rect(BAR_X + BAR_W, y - 2, 2, GLYPH_H, rgb(250, 200, 0)); // the budget

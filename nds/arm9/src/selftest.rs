@@ -44,7 +44,8 @@ pub fn run_all(mb: &'static mut Mailbox) -> ! {
         rec.cycles = cycles;
         rec.status = status as u32;
         mb.header.test_count = i as u32 + 1;
-        let line = text!(42; "{} {}", if status == TestStatus::Pass { "ok  " } else { "FAIL" }, test.name);
+        let line =
+            text!(42; "{} {}", if status == TestStatus::Pass { "ok  " } else { "FAIL" }, test.name);
         draw_text(&mut screen, 0, 1 + i % 15, line.as_str(), color, bg);
     }
     let summary = text!(42; "{} passed, {} failed", passed, failed);

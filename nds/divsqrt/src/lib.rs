@@ -137,14 +137,29 @@ mod tests {
 
     #[test]
     fn sqrt_is_floor_over_the_whole_range() {
-        for x in [0u64, 1, 2, 3, 4, 15, 16, 17, u32::MAX as u64, 1 << 32, u64::MAX, u64::MAX - 1] {
+        for x in [
+            0u64,
+            1,
+            2,
+            3,
+            4,
+            15,
+            16,
+            17,
+            u32::MAX as u64,
+            1 << 32,
+            u64::MAX,
+            u64::MAX - 1,
+        ] {
             let r = sqrt_u64(x) as u64;
             assert!(r * r <= x, "{x}");
             assert!((r + 1).checked_mul(r + 1).is_none_or(|s| s > x), "{x}");
         }
         let mut x = 1u64;
         for _ in 0..100_000 {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             let r = sqrt_u64(x) as u128;
             assert!(r * r <= x as u128 && (r + 1) * (r + 1) > x as u128);
             let y = x as u32;

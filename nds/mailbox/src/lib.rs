@@ -175,7 +175,12 @@ impl Header {
             profiler_overhead_cycles: 0,
             frames_profiled: 0,
             overruns: 0,
-            layout: [OFFSET_PANIC as u32, OFFSET_PHASES as u32, OFFSET_TESTS as u32, OFFSET_BENCH as u32],
+            layout: [
+                OFFSET_PANIC as u32,
+                OFFSET_PHASES as u32,
+                OFFSET_TESTS as u32,
+                OFFSET_BENCH as u32,
+            ],
             host_command: [0; HOST_COMMAND_WORDS],
         }
     }

@@ -73,7 +73,10 @@ impl<C: Clock, const N: usize> Profiler<C, N> {
     /// Opens a phase. Its depth is the number of phases open around it.
     #[inline]
     pub fn begin(&mut self, id: PhaseId) {
-        assert!(self.stack_len < MAX_DEPTH, "profiler: phases nested too deep");
+        assert!(
+            self.stack_len < MAX_DEPTH,
+            "profiler: phases nested too deep"
+        );
         self.stack[self.stack_len] = id.0;
         self.stack_len += 1;
         self.stats[id.0 as usize].depth = (self.stack_len - 1) as u32;
@@ -124,7 +127,10 @@ impl<C: Clock, const N: usize> Profiler<C, N> {
     pub fn reset_totals(&mut self) {
         for s in &mut self.stats[..self.count] {
             let depth = s.depth;
-            *s = PhaseStats { depth, ..PhaseStats::default() };
+            *s = PhaseStats {
+                depth,
+                ..PhaseStats::default()
+            };
         }
         self.frames = 0;
     }
@@ -134,7 +140,10 @@ impl<C: Clock, const N: usize> Profiler<C, N> {
     pub fn measure_overhead(&mut self, scratch: PhaseId) -> u32 {
         const SAMPLES: usize = 15;
         let mut samples = [0u32; SAMPLES];
-        let saved = (self.this_frame[scratch.0 as usize], self.calls_this_frame[scratch.0 as usize]);
+        let saved = (
+            self.this_frame[scratch.0 as usize],
+            self.calls_this_frame[scratch.0 as usize],
+        );
         for s in &mut samples {
             let t0 = self.clock.now();
             self.begin(scratch);
@@ -149,7 +158,10 @@ impl<C: Clock, const N: usize> Profiler<C, N> {
             let t1 = self.clock.now();
             *b = t1.wrapping_sub(t0);
         }
-        (self.this_frame[scratch.0 as usize], self.calls_this_frame[scratch.0 as usize]) = saved;
+        (
+            self.this_frame[scratch.0 as usize],
+            self.calls_this_frame[scratch.0 as usize],
+        ) = saved;
         samples.sort_unstable();
         bare.sort_unstable();
         samples[SAMPLES / 2].saturating_sub(bare[SAMPLES / 2])
@@ -165,7 +177,10 @@ impl<C: Clock, const N: usize> Profiler<C, N> {
 
     /// The registered phases in registration order, with their figures.
     pub fn phases(&self) -> impl Iterator<Item = (&'static str, PhaseStats)> + '_ {
-        self.names[..self.count].iter().copied().zip(self.stats[..self.count].iter().copied())
+        self.names[..self.count]
+            .iter()
+            .copied()
+            .zip(self.stats[..self.count].iter().copied())
     }
 }
 
@@ -219,7 +234,10 @@ mod tests {
             p.end_frame();
         }
         let (_, s) = p.phases().next().unwrap();
-        assert_eq!((s.last_frame_cycles, s.max_frame_cycles, s.total_cycles), (20, 30, 60));
+        assert_eq!(
+            (s.last_frame_cycles, s.max_frame_cycles, s.total_cycles),
+            (20, 30, 60)
+        );
         assert_eq!(p.frames(), 3);
         p.reset_totals();
         let (_, s) = p.phases().next().unwrap();
@@ -228,7 +246,10 @@ mod tests {
 
     #[test]
     fn a_clock_wrap_inside_a_phase_is_measured_correctly() {
-        let mut p: Profiler<FakeClock, 8> = Profiler::new(FakeClock { t: u32::MAX - 5, step: 0 });
+        let mut p: Profiler<FakeClock, 8> = Profiler::new(FakeClock {
+            t: u32::MAX - 5,
+            step: 0,
+        });
         let a = p.phase("a");
         p.time(a, |p| work(p, 50));
         p.end_frame();

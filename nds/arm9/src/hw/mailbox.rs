@@ -18,7 +18,11 @@ pub fn init(kind: RomKind) -> &'static mut Mailbox {
         assert!(!TAKEN, "mailbox initialised twice");
         TAKEN = true;
     }
-    assert_eq!(core::ptr::addr_of!(RESERVED) as u32, BASE_ADDRESS, "linker.ld misplaced the mailbox");
+    assert_eq!(
+        core::ptr::addr_of!(RESERVED) as u32,
+        BASE_ADDRESS,
+        "linker.ld misplaced the mailbox"
+    );
     let block = BASE_ADDRESS as *mut Mailbox;
     write_fresh(kind);
     // SAFETY: the linker reserves size_of::<Mailbox>() bytes of uncached

@@ -14,7 +14,10 @@ pub struct Reg<T> {
 impl<T: Copy> Reg<T> {
     /// Only `regs.rs` declares registers, each at a documented address.
     pub(super) const fn at(addr: usize) -> Self {
-        Reg { addr, _width: PhantomData }
+        Reg {
+            addr,
+            _width: PhantomData,
+        }
     }
 
     #[inline(always)]
@@ -31,8 +34,12 @@ impl<T: Copy> Reg<T> {
     }
 }
 
-impl<T: Copy + core::ops::BitOr<Output = T> + core::ops::BitAnd<Output = T> + core::ops::Not<Output = T>>
-    Reg<T>
+impl<
+        T: Copy
+            + core::ops::BitOr<Output = T>
+            + core::ops::BitAnd<Output = T>
+            + core::ops::Not<Output = T>,
+    > Reg<T>
 {
     #[inline(always)]
     pub fn modify(self, clear: T, set: T) {

@@ -7,12 +7,30 @@ use crate::text;
 use mailbox::Mailbox;
 
 pub const ALL: &[Test] = &[
-    Test { name: "divider_matches_host", run: divider_matches_host },
-    Test { name: "sqrt_matches_host", run: sqrt_matches_host },
-    Test { name: "timers_advance_and_carry", run: timers_advance_and_carry },
-    Test { name: "profiler_overhead_small", run: profiler_overhead_small },
-    Test { name: "mailbox_layout", run: mailbox_layout },
-    Test { name: "memory_setup", run: memory_setup },
+    Test {
+        name: "divider_matches_host",
+        run: divider_matches_host,
+    },
+    Test {
+        name: "sqrt_matches_host",
+        run: sqrt_matches_host,
+    },
+    Test {
+        name: "timers_advance_and_carry",
+        run: timers_advance_and_carry,
+    },
+    Test {
+        name: "profiler_overhead_small",
+        run: profiler_overhead_small,
+    },
+    Test {
+        name: "mailbox_layout",
+        run: mailbox_layout,
+    },
+    Test {
+        name: "memory_setup",
+        run: memory_setup,
+    },
 ];
 
 macro_rules! check {
@@ -62,19 +80,34 @@ fn divider_matches_host(_: &mut Mailbox) -> Outcome {
         let (n, d) = (rng.operand(), rng.operand());
         let (n32, d32) = (n as i32, d as i32);
         let hw = divsqrt::div_i32(n32, d32);
-        let sw = if d32 == 0 || (n32 == i32::MIN && d32 == -1) { hw } else { divsqrt::soft::div_i32(n32, d32) };
+        let sw = if d32 == 0 || (n32 == i32::MIN && d32 == -1) {
+            hw
+        } else {
+            divsqrt::soft::div_i32(n32, d32)
+        };
         check!(hw == sw, "32/32 #{} {}/{}: {} != {}", i, n32, d32, hw, sw);
         let hw = divsqrt::div_i64_i32(n, d32);
         let edge = d32 == 0 || (n == i64::MIN && d32 == -1);
-        let sw = if edge { hw } else { divsqrt::soft::div_i64_i32(n, d32) };
+        let sw = if edge {
+            hw
+        } else {
+            divsqrt::soft::div_i64_i32(n, d32)
+        };
         check!(hw == sw, "64/32 #{}: {} != {}", i, hw, sw);
         let hw = divsqrt::div_i64(n, d);
         let edge = d == 0 || (n == i64::MIN && d == -1);
-        let sw = if edge { hw } else { divsqrt::soft::div_i64(n, d) };
+        let sw = if edge {
+            hw
+        } else {
+            divsqrt::soft::div_i64(n, d)
+        };
         check!(hw == sw, "64/64 #{}: {} != {}", i, hw, sw);
     }
     // The edge cases are settled before the hardware is touched.
-    check!(divsqrt::div_i32(7, 0) == i32::MAX && divsqrt::div_i64(-7, 0) == i64::MIN, "x/0 not saturated");
+    check!(
+        divsqrt::div_i32(7, 0) == i32::MAX && divsqrt::div_i64(-7, 0) == i64::MIN,
+        "x/0 not saturated"
+    );
     ok(text!(48; "{} x 3 modes agree", DIVISIONS))
 }
 
@@ -97,7 +130,12 @@ fn timers_advance_and_carry(_: &mut Mailbox) -> Outcome {
     let mut last = timer::cycles();
     for _ in 0..2000 {
         let now = timer::cycles();
-        check!(now.wrapping_sub(last) < 1 << 31, "went backwards: {} then {}", last, now);
+        check!(
+            now.wrapping_sub(last) < 1 << 31,
+            "went backwards: {} then {}",
+            last,
+            now
+        );
         last = now;
     }
     // The high half carries: wait across at least two 16-bit wraps.
@@ -109,7 +147,12 @@ fn timers_advance_and_carry(_: &mut Mailbox) -> Outcome {
         spins += 1;
         check!(spins < 10_000_000, "timer stuck at {}", t1);
     }
-    check!((t1 >> 16) != (t0 >> 16), "high half did not carry: {} -> {}", t0, t1);
+    check!(
+        (t1 >> 16) != (t0 >> 16),
+        "high half did not carry: {} -> {}",
+        t0,
+        t1
+    );
     ok(text!(48; "{} cycles in {} reads", t1.wrapping_sub(t0), spins))
 }
 
@@ -124,10 +167,23 @@ fn profiler_overhead_small(_: &mut Mailbox) -> Outcome {
 fn mailbox_layout(mb: &mut Mailbox) -> Outcome {
     let addr = mb as *mut Mailbox as u32;
     check!(addr == mailbox::BASE_ADDRESS, "mailbox at {:#x}", addr);
-    check!(mb.header.magic == mailbox::MAGIC, "magic {:#x}", mb.header.magic);
-    check!(mb.header.total_size as usize == mailbox::TOTAL_SIZE, "size {}", mb.header.total_size);
+    check!(
+        mb.header.magic == mailbox::MAGIC,
+        "magic {:#x}",
+        mb.header.magic
+    );
+    check!(
+        mb.header.total_size as usize == mailbox::TOTAL_SIZE,
+        "size {}",
+        mb.header.total_size
+    );
     // The runner checks these same words against its own constants.
-    let want = [mailbox::OFFSET_PANIC, mailbox::OFFSET_PHASES, mailbox::OFFSET_TESTS, mailbox::OFFSET_BENCH];
+    let want = [
+        mailbox::OFFSET_PANIC,
+        mailbox::OFFSET_PHASES,
+        mailbox::OFFSET_TESTS,
+        mailbox::OFFSET_BENCH,
+    ];
     for (got, want) in mb.header.layout.iter().zip(want) {
         check!(*got as usize == want, "offset {} != {}", got, want);
     }
@@ -148,17 +204,36 @@ fn memory_setup(_: &mut Mailbox) -> Outcome {
     let want = (1 << 0) | (1 << 2) | (1 << 12) | (1 << 16) | (1 << 18);
     check!(control & want == want, "CP15 control {:#x}", control);
     let (data, instr) = start::cp15_cacheable();
-    check!(data & 2 != 0 && instr & 2 != 0, "main RAM not cached: {:#x}/{:#x}", data, instr);
+    check!(
+        data & 2 != 0 && instr & 2 != 0,
+        "main RAM not cached: {:#x}/{:#x}",
+        data,
+        instr
+    );
     let sp = start::stack_pointer();
-    check!((0x0B00_0000..0x0B00_4000).contains(&sp), "stack at {:#x}, not DTCM", sp);
+    check!(
+        (0x0B00_0000..0x0B00_4000).contains(&sp),
+        "stack at {:#x}, not DTCM",
+        sp
+    );
     let f = runs_in_itcm as *const () as usize as u32;
-    check!((0x01FF_8000..0x0200_0000).contains(&f), "ITCM code at {:#x}", f);
-    check!(runs_in_itcm(3) == 3u32.wrapping_mul(2654435761).rotate_left(7), "ITCM code result");
+    check!(
+        (0x01FF_8000..0x0200_0000).contains(&f),
+        "ITCM code at {:#x}",
+        f
+    );
+    check!(
+        runs_in_itcm(3) == 3u32.wrapping_mul(2654435761).rotate_left(7),
+        "ITCM code result"
+    );
     let probe = core::ptr::addr_of!(DTCM_PROBE) as u32;
-    check!((0x0B00_0000..0x0B00_4000).contains(&probe), "DTCM data at {:#x}", probe);
+    check!(
+        (0x0B00_0000..0x0B00_4000).contains(&probe),
+        "DTCM data at {:#x}",
+        probe
+    );
     // black_box makes this a real load from DTCM, not a folded constant.
     let value = *core::hint::black_box(&DTCM_PROBE);
     check!(value == 0x0DEC_AF00, ".dtcm not copied: {:#x}", value);
     ok(text!(48; "ctl {:#x} sp {:#x}", control, sp))
 }
-
