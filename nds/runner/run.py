@@ -56,6 +56,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help="write top.png and bottom.png of the last frame here")
     p.add_argument("--screenshot-every", type=int, metavar="N",
                    help="also save every Nth frame (both screens) under DIR/frames/")
+    p.add_argument("--settle-frames", type=int, default=session.DEFAULT_SETTLE_FRAMES, metavar="N",
+                   help="frames still run after Done/Panicked, so screenshots show the final "
+                        f"screen (default {session.DEFAULT_SETTLE_FRAMES}; within --frames)")
     p.add_argument("--json", metavar="OUT", help="write everything read from the mailbox here")
     p.add_argument("--host-command", action="append", default=[], metavar="I=V",
                    help="write mailbox host_command word I after boot (repeatable, or I=V,I=V)")
@@ -91,7 +94,7 @@ def run_options(args: argparse.Namespace, shot_dir: str | None) -> session.RunOp
         frames=args.frames or session.DEFAULT_FRAMES, boot_frames=args.boot_frames,
         until_done=args.until_done, keys=args.key_events, touches=args.touch_events,
         host_commands=args.host_commands, screenshot_dir=shot_dir,
-        screenshot_every=args.screenshot_every)
+        screenshot_every=args.screenshot_every, settle_frames=max(0, args.settle_frames))
 
 
 def save_screens(result: session.RunResult, shot_dir: str | None) -> None:
@@ -133,7 +136,7 @@ def report_run(result: session.RunResult, mode: str, args: argparse.Namespace,
                 tally.passed += 1
             else:
                 tally.failed += 1
-        if not box.tests and not args.expect_panic:
+        if not box.tests and not args.expect_panic and not panicked:
             print(f"{tag} ERROR: the ROM reported no tests")
             tally.ok = False
     elif mode == "profile":

@@ -15,6 +15,7 @@ from scripts import KeyEvent, TouchEvent
 
 DEFAULT_FRAMES = 600
 DEFAULT_BOOT_FRAMES = 60
+DEFAULT_SETTLE_FRAMES = 10
 
 
 @dataclass
@@ -28,6 +29,8 @@ class RunOptions:
     screenshot_dir: str | None = None
     screenshot_every: int | None = None   # also save every Nth frame
     screenshot_prefix: str = ""
+    settle_frames: int = DEFAULT_SETTLE_FRAMES  # frames run after Done/Panicked, so the
+                                                # last screenshot shows the final screen
 
 
 @dataclass
@@ -119,7 +122,18 @@ def _loop(emu: Emulator, opts: RunOptions, result: RunResult) -> None:
         state = emu.read_u32(mailbox.BASE_ADDRESS + mailbox.OFFSET_STATE)
         if state == mailbox.STATE_PANICKED:
             result.stop_reason = "panicked"
-            return
-        if state == mailbox.STATE_DONE and stop_at_done:
+        elif state == mailbox.STATE_DONE and stop_at_done:
             result.stop_reason = "done"
-            return
+        else:
+            continue
+        _settle(emu, opts, result)
+        return
+
+
+def _settle(emu: Emulator, opts: RunOptions, result: RunResult) -> None:
+    """A few more frames (within the hard limit) so the ROM's final screen is drawn."""
+    for _ in range(min(opts.settle_frames, opts.frames - result.frames_run)):
+        emu.step()
+        result.frames_run += 1
+        if opts.screenshot_every and result.frames_run % opts.screenshot_every == 0:
+            _save_frame(emu, opts, result.frames_run, result)
