@@ -52,9 +52,14 @@ class EndToEnd(unittest.TestCase):
         self.assertNotIn("DeSmuME 0.9.12 git", out.stderr)  # emulator chatter is captured
 
     def test_all_pass(self):
-        out = self.run_py("--rom", self.rom("good", tests=[("a", 1, 1, ""), ("b", 1, 2, "")]))
+        rom = self.rom("good", tests=[("a", 1, 1, ""), ("b", 1, 2, "")])
+        out = self.run_py("--rom", rom)
         self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
         self.assertEqual(out.stdout.splitlines()[-1], "2 passed, 0 failed")
+        # Done after frame 1, then 10 settle frames for the final screen
+        self.assertIn(": 11 frames, stopped: done", out.stdout)
+        out = self.run_py("--rom", rom, "--settle-frames", "0")
+        self.assertIn(": 1 frames, stopped: done", out.stdout)
 
     def test_did_not_start(self):
         path = os.path.join(self.tmp.name, "spin.nds")
