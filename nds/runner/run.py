@@ -117,8 +117,8 @@ def report_run(result: session.RunResult, mode: str, args: argparse.Namespace,
         print(f"{tag} ERROR: {result.error}")
         tally.ok = False
     elif not result.started:
-        print(f"{tag} ERROR: ROM did not start within {result.frames_run} frames "
-              f"(ARM9 PC={session.format_pc(result.arm9_pc)})")
+        print(f"{tag} ERROR: ROM did not start (ARM9 PC={session.format_pc(result.arm9_pc)}) "
+              f"in the {result.frames_run} frames --frames allows")
         tally.ok = False
     if not result.started and (result.cpu_state or vector_name(result.arm9_pc)):
         print(f"{tag} ARM9 at PC={session.format_pc(result.arm9_pc)} {result.cpu_state or ''}".rstrip())
