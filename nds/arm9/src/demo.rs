@@ -52,7 +52,7 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
             p.time(draw, |p| {
                 top.fill_rect(0, 90, 256, 16, rgb(20, 30, 60));
                 top.fill_rect(x as usize, 90, 16, 16, rgb(250, 200, 0));
-                if mb.header.frame % 8 == 0 {
+                if mb.header.frame.is_multiple_of(8) {
                     let f = p.frames();
                     profile_view::draw(
                         &mut bottom,

@@ -15,11 +15,7 @@ const FIRST_ROW: usize = 2;
 pub fn draw(s: &mut Surface, p: &Profiler, overruns: u32, overhead_cycles: u32) {
     let (fg, bg, dim) = (rgb(230, 230, 230), rgb(16, 16, 32), rgb(120, 120, 140));
     draw_text(s, 0, 0, "PHASE          us  /16715 us frame", fg, bg);
-    let mut row = FIRST_ROW;
-    for (name, stats) in p.phases() {
-        if row >= ROWS - 1 {
-            break;
-        }
+    for (row, (name, stats)) in (FIRST_ROW..ROWS - 1).zip(p.phases()) {
         let us = cycles_to_us(stats.last_frame_cycles);
         let indent = (stats.depth as usize).min(3);
         let line = text!(20; "{:indent$}{:<12} {:>5}", "", name, us, indent = indent);
@@ -36,7 +32,6 @@ pub fn draw(s: &mut Surface, p: &Profiler, overruns: u32, overhead_cycles: u32) 
         s.fill_rect(BAR_X, y, fill, GLYPH_H - 4, color);
         s.fill_rect(BAR_X + fill, y, BAR_W - fill, GLYPH_H - 4, rgb(40, 40, 60));
         s.fill_rect(BAR_X + BAR_W, y - 2, 2, GLYPH_H, rgb(250, 200, 0)); // the budget
-        row += 1;
     }
     let footer = text!(48; "overruns {}  profiler {} cyc/pair  ", overruns, overhead_cycles);
     draw_text(s, 0, ROWS - 1, footer.as_str(), dim, bg);
