@@ -82,9 +82,6 @@ impl<const N: usize> TextBuf<N> {
     pub fn as_bytes(&self) -> &[u8] {
         &self.buf[..self.len]
     }
-    pub fn clear(&mut self) {
-        self.len = 0;
-    }
 }
 
 impl<const N: usize> Default for TextBuf<N> {

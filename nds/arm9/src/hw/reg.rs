@@ -33,16 +33,3 @@ impl<T: Copy> Reg<T> {
         unsafe { write_volatile(self.addr as *mut T, value) }
     }
 }
-
-impl<
-        T: Copy
-            + core::ops::BitOr<Output = T>
-            + core::ops::BitAnd<Output = T>
-            + core::ops::Not<Output = T>,
-    > Reg<T>
-{
-    #[inline(always)]
-    pub fn modify(self, clear: T, set: T) {
-        self.write((self.read() & !clear) | set);
-    }
-}

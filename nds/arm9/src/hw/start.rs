@@ -113,6 +113,7 @@ _start:
 );
 
 /// The CP15 control register, for the memory-setup self-test.
+#[cfg(feature = "test-rom")]
 pub fn cp15_control() -> u32 {
     let value: u32;
     // SAFETY: reading c1 has no side effects.
@@ -121,6 +122,7 @@ pub fn cp15_control() -> u32 {
 }
 
 /// The data and instruction cacheable bits (c2), one bit per MPU region.
+#[cfg(feature = "test-rom")]
 pub fn cp15_cacheable() -> (u32, u32) {
     let (d, i): (u32, u32);
     // SAFETY: reading c2 has no side effects.
@@ -134,6 +136,7 @@ pub fn cp15_cacheable() -> (u32, u32) {
 /// Switches the instruction cache of main RAM on or off (MPU region 1's
 /// bit), so the benchmark can show what the cache buys. Invalidates the
 /// cache either way.
+#[cfg(feature = "bench-rom")]
 pub fn set_main_ram_icache(on: bool) {
     let bits: u32 = if on { 0x02 } else { 0x00 };
     // SAFETY: rewrites region 1's instruction-cacheable bit and invalidates
@@ -149,6 +152,7 @@ pub fn set_main_ram_icache(on: bool) {
 }
 
 /// Where the current stack pointer is, for the memory-setup self-test.
+#[cfg(feature = "test-rom")]
 pub fn stack_pointer() -> u32 {
     let sp: u32;
     // SAFETY: copying sp into a register has no side effects.
