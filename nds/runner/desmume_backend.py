@@ -30,7 +30,7 @@ def _load_desmume(headless: bool):
     """Import py-desmume and create the emulator, turning failures into advice."""
     if headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"  # must precede SDL's init in DeSmuME()
-    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     try:
         from desmume.emulator import DeSmuME
     except ImportError as e:
