@@ -20,7 +20,7 @@ PACKER    := $(TARGET)/release/ndspack
 RUNNER    := $(PY) nds/runner/run.py
 EMULATORS ?= desmume
 
-.PHONY: rom roms run test bench setup-rust venv apt fmt-check clippy host-test \
+.PHONY: rom roms arm7 run test setup-rust venv apt fmt-check clippy host-test \
         rom-check emu-test runner-test clean
 
 ## Setup ---------------------------------------------------------------
