@@ -6,31 +6,19 @@ use crate::hw::{start, timer};
 use crate::text;
 use mailbox::Mailbox;
 
-pub const ALL: &[Test] = &[
-    Test {
-        name: "divider_matches_host",
-        run: divider_matches_host,
-    },
-    Test {
-        name: "sqrt_matches_host",
-        run: sqrt_matches_host,
-    },
-    Test {
-        name: "timers_advance_and_carry",
-        run: timers_advance_and_carry,
-    },
-    Test {
-        name: "profiler_overhead_small",
-        run: profiler_overhead_small,
-    },
-    Test {
-        name: "mailbox_layout",
-        run: mailbox_layout,
-    },
-    Test {
-        name: "memory_setup",
-        run: memory_setup,
-    },
+/// Each test is named after its function.
+macro_rules! tests {
+    ($($f:ident),* $(,)?) => { &[$(Test { name: stringify!($f), run: $f }),*] };
+}
+
+pub const ALL: &[Test] = tests![
+    divider_matches_host,
+    sqrt_matches_host,
+    timers_advance_and_carry,
+    profiler_overhead_small,
+    mailbox_layout,
+    memory_setup,
+    fx_selftest_hash,
 ];
 
 macro_rules! check {
@@ -39,6 +27,31 @@ macro_rules! check {
             return Err(text!({ mailbox::TEST_DETAIL_BYTES }; $($arg)*));
         }
     };
+}
+
+mod host {
+    include!(concat!(env!("OUT_DIR"), "/host_results.rs"));
+}
+
+/// Thousands of generated FX operations (mul, lower, div, sqrt, normalise,
+/// quaternions, trig) hashed on the DS, against the host's hash of the
+/// same engine code, baked in by build.rs.
+fn fx_selftest_hash(_: &mut Mailbox) -> Outcome {
+    let mut ops = 0;
+    let mut last = 0;
+    for (seed, count, want) in host::FX_HASH_CASES {
+        let got = dsphys::fx::selftest::selftest_hash(seed, count);
+        check!(
+            got == want,
+            "seed {:#x}: DS {:#010x} host {:#010x}",
+            seed,
+            got,
+            want
+        );
+        ops += count;
+        last = got;
+    }
+    ok(text!(48; "{} ops, hashes equal ({:#010x})", ops, last))
 }
 
 fn ok(d: Detail) -> Outcome {
