@@ -6,4 +6,6 @@
 
 pub use divsqrt;
 
+pub mod collision;
 pub mod fx;
+pub mod verlet;

@@ -1,0 +1,1 @@
+//! Builds the flat k-d tree from triangles (collision helper).

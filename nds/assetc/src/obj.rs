@@ -1,0 +1,1 @@
+//! Wavefront OBJ collision meshes (collision helper).

@@ -1,0 +1,1 @@
+//! Ragdoll definitions: particles, masses, constraints (Verlet helper).

@@ -1,0 +1,1 @@
+//! Verlet particles, constraints and ragdolls (issue 4).
