@@ -25,6 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import backends  # noqa: E402
 import mailbox  # noqa: E402
 import report  # noqa: E402
+import screens  # noqa: E402
 import session  # noqa: E402
 from emulator import EmulatorError, split_screens, vector_name  # noqa: E402
 from scripts import ScriptError, parse_host_commands, parse_press, parse_touch  # noqa: E402
@@ -156,6 +157,12 @@ def report_run(result: session.RunResult, mode: str, args: argparse.Namespace,
         if args.expect_panic:
             print(f"{tag} PASS expected_panic")
             tally.passed += 1
+            shown, detail = screens.panic_screen_shown(result.screenshot)
+            print(f"{tag} {'PASS' if shown else 'FAIL'} panic_on_screen  ({detail})")
+            if shown:
+                tally.passed += 1
+            else:
+                tally.failed += 1
         else:
             tally.ok = False
     elif args.expect_panic:
