@@ -12,7 +12,8 @@ def panic_screen_shown(screenshot) -> tuple[bool, str]:
     details = []
     ok = True
     for name, screen in zip(("top", "bottom"), split_screens(screenshot)):
-        pixels = list(screen.convert("RGB").getdata())
+        rgb = screen.convert("RGB")
+        pixels = list(getattr(rgb, "get_flattened_data", rgb.getdata)())
         red = sum(1 for r, g, b in pixels if r > 120 and g < 40 and b < 40)
         white = sum(1 for r, g, b in pixels if r > 200 and g > 200 and b > 200)
         red_share = red / len(pixels)

@@ -74,9 +74,13 @@ class EndToEnd(unittest.TestCase):
         out = self.run_py("--rom", rom)
         self.assertEqual(out.returncode, 1)
         self.assertIn("PANIC: panicked at main.rs:7: deliberate", out.stdout)
+        # The mailbox says panicked, but this synthetic ROM draws nothing:
+        # the screen check must catch that a user would see no message.
         out = self.run_py("--rom", rom, "--expect-panic")
-        self.assertEqual(out.returncode, 0, out.stdout)
-        self.assertEqual(out.stdout.splitlines()[-1], "1 passed, 0 failed")
+        self.assertEqual(out.returncode, 1, out.stdout)
+        self.assertIn("PASS expected_panic", out.stdout)
+        self.assertIn("FAIL panic_on_screen", out.stdout)
+        self.assertEqual(out.stdout.splitlines()[-1], "1 passed, 1 failed")
 
     def test_never_done_respects_frame_limit(self):
         out = self.run_py("--rom", self.rom("running", state=1, tests=[("a", 1, 1, "")]), "--frames", "25")
