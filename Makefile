@@ -20,7 +20,7 @@ PACKER    := $(TARGET)/release/ndspack
 RUNNER    := $(PY) nds/runner/run.py
 EMULATORS ?= desmume
 
-.PHONY: rom roms arm7 run test setup-rust venv apt fmt-check clippy host-test \
+.PHONY: rom roms arm7 run test bench setup-rust venv apt fmt-check clippy host-test \
         rom-check emu-test runner-test clean
 
 ## Setup ---------------------------------------------------------------
@@ -71,6 +71,15 @@ run: rom venv
 	    --screenshots $(TARGET)/screenshots; \
 	fi
 
+## make bench ------------------------------------------------------------
+# Hardware-timer figures from inside the emulators, to target/bench/report.json.
+bench: rom venv
+	@$(call build_rom,ragdoll-bench,bench-rom)
+	@mkdir -p $(TARGET)/bench
+	$(RUNNER) --rom $(ROM_DIR)/ragdoll-bench.nds --emulator $(EMULATORS) --mode bench \
+	  --frames 7200 --json $(TARGET)/bench/raw.json
+	$(PY) nds/runner/bench_report.py $(TARGET)/bench/raw.json $(TARGET)/bench/report.json
+
 ## make test ------------------------------------------------------------
 test: fmt-check clippy host-test rom-check runner-test emu-test
 
@@ -82,6 +91,7 @@ clippy: setup-rust
 	$(ROM_CARGO) clippy -q $(ARM9_ARGS) -- -D warnings
 	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features test-rom -- -D warnings
 	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features panic-test -- -D warnings
+	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features bench-rom -- -D warnings
 	$(ROM_CARGO) clippy -q $(ARM7_ARGS) -- -D warnings
 
 host-test: setup-rust

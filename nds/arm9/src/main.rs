@@ -3,8 +3,13 @@
 #![no_std]
 #![no_main]
 // Each ROM build (demo, test, panic test) uses part of the shared code.
-#![cfg_attr(any(feature = "test-rom", feature = "panic-test"), allow(dead_code))]
+#![cfg_attr(
+    any(feature = "test-rom", feature = "panic-test", feature = "bench-rom"),
+    allow(dead_code)
+)]
 
+#[cfg(feature = "bench-rom")]
+mod bench;
 mod clock;
 mod console;
 mod demo;
@@ -26,6 +31,8 @@ extern "C" fn rust_start() -> ! {
     }
     #[cfg(feature = "test-rom")]
     selftest::run_all(hw::mailbox::init(mailbox::RomKind::Test));
-    #[cfg(not(any(feature = "panic-test", feature = "test-rom")))]
+    #[cfg(feature = "bench-rom")]
+    bench::run_all(hw::mailbox::init(mailbox::RomKind::Bench));
+    #[cfg(not(any(feature = "panic-test", feature = "test-rom", feature = "bench-rom")))]
     demo::run(hw::mailbox::init(mailbox::RomKind::Demo))
 }

@@ -1,0 +1,153 @@
+//! The benchmark ROM: measures with the hardware timers and writes each
+//! figure to the mailbox as a dotted key (see `make bench`). Figures are
+//! bus cycles or microseconds as the key says; emulator timings only
+//! approximate the hardware, so `make bench` names the emulator.
+
+mod kernels;
+
+use crate::console::draw_text;
+use crate::hw::video::{rgb, Screen, Surface};
+use crate::hw::{start, timer};
+use crate::text;
+use mailbox::{Mailbox, RomState, MAX_BENCH};
+
+/// Writes one figure; `decimals` says how many of `value`'s digits are
+/// fractional (12.5 us is `record(mb, key, 125, 1)`).
+fn record(mb: &mut Mailbox, key: &str, value: i32, decimals: u32) {
+    let i = mb.header.bench_count as usize;
+    assert!(i < MAX_BENCH, "more than {MAX_BENCH} bench records");
+    mailbox::write_str(&mut mb.bench[i].key, key);
+    mb.bench[i].value = value;
+    mb.bench[i].decimals = decimals;
+    mb.header.bench_count += 1;
+}
+
+/// Microseconds with one decimal, from bus cycles.
+fn us_x10(cycles: u32) -> i32 {
+    ((cycles as u64 * 10_000_000 + timer::BUS_HZ as u64 / 2) / timer::BUS_HZ as u64) as i32
+}
+
+/// Cycles of `f`, the median of `runs` runs (robust to a stray slow run).
+fn median_cycles(runs: usize, mut f: impl FnMut()) -> u32 {
+    let mut samples = [0u32; 15];
+    let runs = runs.clamp(1, samples.len());
+    for s in samples.iter_mut().take(runs) {
+        let t0 = timer::cycles();
+        f();
+        *s = timer::cycles().wrapping_sub(t0);
+    }
+    let used = &mut samples[..runs];
+    used.sort_unstable();
+    used[runs / 2]
+}
+
+pub fn run_all(mb: &'static mut Mailbox) -> ! {
+    let mut screen = Surface::take(Screen::Bottom).expect("bottom screen");
+    let bg = rgb(16, 16, 32);
+    screen.clear(bg);
+    draw_text(
+        &mut screen,
+        0,
+        0,
+        "benchmarks running...",
+        rgb(230, 230, 230),
+        bg,
+    );
+
+    record(
+        mb,
+        "frame_budget_us",
+        timer::cycles_to_us(timer::FRAME_CYCLES) as i32,
+        0,
+    );
+    record(
+        mb,
+        "profiler.overhead_cycles",
+        crate::clock::measure_overhead() as i32,
+        0,
+    );
+    memory_layout(mb);
+    divider(mb);
+    fx_ops(mb);
+
+    let done = text!(42; "{} figures written", mb.header.bench_count);
+    draw_text(&mut screen, 0, 1, done.as_str(), rgb(60, 200, 90), bg);
+    mb.header.state = RomState::Done as u32;
+    loop {
+        crate::hw::video::wait_vblank();
+        mb.header.frame = mb.header.frame.wrapping_add(1);
+    }
+}
+
+/// The same kernel run from ITCM, from cached main RAM, and from main RAM
+/// with the instruction cache off: the evidence that the memory layout
+/// does its job (and where the two emulators disagree).
+fn memory_layout(mb: &mut Mailbox) {
+    let mut data = kernels::Particles::new();
+    let itcm = median_cycles(5, || kernels::verlet_itcm(&mut data));
+    let cached = median_cycles(5, || kernels::verlet_main_ram(&mut data));
+    start::set_main_ram_icache(false);
+    let uncached = median_cycles(5, || kernels::verlet_main_ram(&mut data));
+    start::set_main_ram_icache(true);
+    record(mb, "memory.kernel_itcm_us", us_x10(itcm), 1);
+    record(mb, "memory.kernel_main_ram_cached_us", us_x10(cached), 1);
+    record(
+        mb,
+        "memory.kernel_main_ram_uncached_us",
+        us_x10(uncached),
+        1,
+    );
+    // The checksum keeps the kernel's work observable.
+    record(mb, "memory.kernel_checksum", data.checksum() as i32, 0);
+}
+
+/// One division: the hardware unit against the compiler's software call.
+fn divider(mb: &mut Mailbox) {
+    const N: i64 = 1000;
+    let mut sink = 0i64;
+    let hw = median_cycles(5, || {
+        for i in 1..=N {
+            sink = sink.wrapping_add(divsqrt::div_i64(core::hint::black_box(i << 40), i * 7 + 3));
+        }
+    });
+    let sw = median_cycles(5, || {
+        for i in 1..=N {
+            sink = sink.wrapping_add(core::hint::black_box(i << 40) / (i * 7 + 3));
+        }
+    });
+    core::hint::black_box(sink);
+    record(
+        mb,
+        "divider.hw_div64_cycles",
+        (hw as i64 * 10 / N) as i32,
+        1,
+    );
+    record(
+        mb,
+        "divider.soft_div64_cycles",
+        (sw as i64 * 10 / N) as i32,
+        1,
+    );
+    let hw_sqrt = median_cycles(5, || {
+        for i in 1..=N {
+            sink =
+                sink.wrapping_add(divsqrt::sqrt_u64(core::hint::black_box(i as u64) << 40) as i64);
+        }
+    });
+    core::hint::black_box(sink);
+    record(
+        mb,
+        "divider.hw_sqrt64_cycles",
+        (hw_sqrt as i64 * 10 / N) as i32,
+        1,
+    );
+}
+
+/// The FX self-test mix (mul, div, sqrt, normalise, quaternions, trig).
+fn fx_ops(mb: &mut Mailbox) {
+    const OPS: u32 = 1000;
+    let cycles = median_cycles(3, || {
+        core::hint::black_box(dsphys::fx::selftest::selftest_hash(1, OPS));
+    });
+    record(mb, "fx.selftest_mix_us_per_1000_ops", us_x10(cycles), 1);
+}

@@ -1,0 +1,80 @@
+"""Turns the runner's bench JSON (one run per emulator) into
+target/bench/report.json and prints a side-by-side table.
+
+report.json keeps the keys of the first emulator (DeSmuME) at the top
+level, as the issues ask, and adds one object per further emulator
+(`"melonds": {...}`) with the same keys.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+FRAME_BUDGET_US = 16715
+PRIMARY = "desmume"
+
+
+def flatten(tree: dict, prefix: str = "") -> dict:
+    out = {}
+    for key, value in tree.items():
+        path = f"{prefix}.{key}" if prefix else key
+        if isinstance(value, dict):
+            out.update(flatten(value, path))
+        else:
+            out[path] = value
+    return out
+
+
+def build_report(raw: dict) -> dict:
+    runs = raw.get("emulators", {})
+    if not runs:
+        raise ValueError("the bench JSON has no emulator runs")
+    for name, run in runs.items():
+        if "bench" not in run:
+            raise ValueError(f"{name}: no bench figures (error: {run.get('error')})")
+    primary = PRIMARY if PRIMARY in runs else next(iter(runs))
+    report = {"emulator": runs[primary]["version"], "frame_budget_us": FRAME_BUDGET_US}
+    report.update(runs[primary]["bench"])
+    for name, run in runs.items():
+        if name != primary:
+            report[name] = {"emulator": run["version"], "frame_budget_us": FRAME_BUDGET_US, **run["bench"]}
+    return report
+
+
+def table(report: dict) -> list[str]:
+    columns = [("desmume", report)] + [(k, v) for k, v in report.items()
+                                       if isinstance(v, dict) and "emulator" in v]
+    flat = [(name, flatten({k: v for k, v in col.items() if not (isinstance(v, dict) and "emulator" in v)}))
+            for name, col in columns]
+    keys = [k for k in flat[0][1] if k != "emulator"]
+    lines = [f"{'figure':<42}" + "".join(f"{name:>14}" for name, _ in flat)]
+    for key in keys:
+        lines.append(f"{key:<42}" + "".join(f"{str(values.get(key, '-')):>14}" for _, values in flat))
+    lines.append("emulators: " + "; ".join(str(col.get("emulator")) for _, col in columns))
+    lines.append("Emulator timings approximate the DS; see README 'Performance'.")
+    return lines
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("raw", help="the runner's --json output of a bench run")
+    ap.add_argument("out", help="where to write report.json")
+    args = ap.parse_args(argv)
+    with open(args.raw) as f:
+        raw = json.load(f)
+    try:
+        report = build_report(raw)
+    except ValueError as e:
+        print(f"bench_report: {e}", file=sys.stderr)
+        return 1
+    with open(args.out, "w") as f:
+        json.dump(report, f, indent=2)
+        f.write("\n")
+    print("\n".join(table(report)))
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
