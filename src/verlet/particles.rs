@@ -1,0 +1,315 @@
+//! The particle system: positions only (current and previous), inverse
+//! masses, radii. Structure of arrays with a fixed capacity `N`.
+//!
+//! # Inverse masses
+//! `inv_mass` is `1 / mass` in 1/kg as [`Fx1`] (12 fraction bits). The
+//! useful range is `(0, 64]` (masses from 1/64 kg = 16 g up; a 1 kg
+//! particle is 4096 raw, 10 kg is 410 raw, i.e. 0.25 % resolution; above
+//! 4096 kg the inverse rounds to 0). **0 pins the particle**: it is never
+//! moved by integration, constraints or collision, only by
+//! [`Particles::move_pinned`] (for example while the stylus holds it).
+//! Constraints weight their corrections by `w_a / (w_a + w_b)`.
+//!
+//! # Velocities
+//! Verlet state is positions: the velocity of a particle is implied by
+//! `cur - prev`, a displacement per substep. [`Particles::set_velocity`]
+//! and [`Particles::apply_impulse`] move `prev`. Velocities in the API are
+//! m/s.
+//!
+//! # Rounding
+//! Each integration computes the new displacement in FX2 and rounds it to
+//! FX1; the rounding remainder (at most half an FX1 step) is carried to
+//! the particle's next step (error diffusion). Without it, gravity at
+//! 1/60 s (11.16 FX1 steps per step^2) would round to 11 (1.4 % weak), and
+//! damping would not act on speeds below `0.5 / (1 - damping)` steps per
+//! step (0.7 m/s at 0.99).
+
+use crate::divsqrt::div_auto;
+use crate::fx::{Fx1, Fx2, Vec3};
+
+use super::settings::{Gravity, StepParams};
+use super::STEPS_PER_SECOND;
+
+/// `n / d` rounded to nearest (ties away from zero), `d > 0`.
+#[inline]
+fn div_round(n: i64, d: i64) -> i64 {
+    let half = d / 2;
+    div_auto(if n >= 0 { n + half } else { n - half }, d)
+}
+
+/// A velocity in m/s as a displacement per substep (rounded).
+#[inline]
+pub(crate) fn velocity_to_disp(v: Vec3, steps_per_second: i32) -> Vec3 {
+    v.map(|c| Fx1::from_raw(div_round(c.raw() as i64, steps_per_second as i64) as i32))
+}
+
+/// Particles: current and previous positions, masses, radii.
+#[derive(Clone, Debug)]
+pub struct Particles<const N: usize> {
+    len: usize,
+    cur: [Vec3; N],
+    prev: [Vec3; N],
+    /// Integration rounding remainder (FX2, below half an FX1 step).
+    rem: [Vec3<Fx2>; N],
+    inv_mass: [Fx1; N],
+    /// The inverse mass to restore on `unpin`.
+    free_inv_mass: [Fx1; N],
+    mass: [Fx1; N],
+    radius: [Fx1; N],
+    /// The substep count the implied velocities are per.
+    substeps: u8,
+}
+
+impl<const N: usize> Default for Particles<N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const N: usize> Particles<N> {
+    /// No particles.
+    pub const fn new() -> Self {
+        Particles {
+            len: 0,
+            cur: [Vec3::ZERO; N],
+            prev: [Vec3::ZERO; N],
+            rem: [Vec3::new(Fx2::ZERO, Fx2::ZERO, Fx2::ZERO); N],
+            inv_mass: [Fx1::ZERO; N],
+            free_inv_mass: [Fx1::ZERO; N],
+            mass: [Fx1::ZERO; N],
+            radius: [Fx1::ZERO; N],
+            substeps: 1,
+        }
+    }
+
+    /// Adds a particle at rest; returns its index, or `None` when full.
+    /// `mass` (kg) is used for the centre of mass and energy, `inv_mass`
+    /// (1/kg, 0: pinned) for the dynamics.
+    pub fn push(&mut self, position: Vec3, mass: Fx1, inv_mass: Fx1, radius: Fx1) -> Option<usize> {
+        let i = self.len;
+        if i >= N {
+            return None;
+        }
+        self.cur[i] = position;
+        self.prev[i] = position;
+        self.rem[i] = Vec3::new(Fx2::ZERO, Fx2::ZERO, Fx2::ZERO);
+        self.inv_mass[i] = inv_mass;
+        self.free_inv_mass[i] = inv_mass;
+        self.mass[i] = mass;
+        self.radius[i] = radius;
+        self.len += 1;
+        Some(i)
+    }
+
+    /// Number of particles.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when there are none.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Current positions.
+    #[inline]
+    pub fn positions(&self) -> &[Vec3] {
+        &self.cur[..self.len]
+    }
+
+    /// Previous positions (one substep ago).
+    #[inline]
+    pub fn prev_positions(&self) -> &[Vec3] {
+        &self.prev[..self.len]
+    }
+
+    /// Current position of particle `i`.
+    #[inline]
+    pub fn position(&self, i: usize) -> Vec3 {
+        self.cur[i]
+    }
+
+    /// Inverse masses (1/kg, 0: pinned).
+    #[inline]
+    pub fn inv_masses(&self) -> &[Fx1] {
+        &self.inv_mass[..self.len]
+    }
+
+    /// Masses (kg).
+    #[inline]
+    pub fn masses(&self) -> &[Fx1] {
+        &self.mass[..self.len]
+    }
+
+    /// Collision radii (m).
+    #[inline]
+    pub fn radii(&self) -> &[Fx1] {
+        &self.radius[..self.len]
+    }
+
+    /// The substep count the implied velocities are per.
+    #[inline]
+    pub fn substeps(&self) -> u8 {
+        self.substeps
+    }
+
+    /// Substeps per second for the current substep count.
+    #[inline]
+    fn rate(&self) -> i32 {
+        STEPS_PER_SECOND * self.substeps as i32
+    }
+
+    /// True when particle `i` is pinned (inverse mass 0).
+    #[inline]
+    pub fn is_pinned(&self, i: usize) -> bool {
+        self.inv_mass[i] == Fx1::ZERO
+    }
+
+    /// Sets the inverse mass (0 pins). Constraints that weight by it must
+    /// be refreshed (`Constraints::refresh`; `Ragdoll` does it).
+    pub fn set_inv_mass(&mut self, i: usize, inv_mass: Fx1) {
+        self.inv_mass[i] = inv_mass;
+        if inv_mass != Fx1::ZERO {
+            self.free_inv_mass[i] = inv_mass;
+        }
+    }
+
+    /// Pins particle `i` (inverse mass 0), keeping its velocity for later.
+    pub fn pin(&mut self, i: usize) {
+        self.inv_mass[i] = Fx1::ZERO;
+    }
+
+    /// Restores the inverse mass it had before [`Particles::pin`].
+    pub fn unpin(&mut self, i: usize) {
+        self.inv_mass[i] = self.free_inv_mass[i];
+    }
+
+    /// Moves a (pinned) particle to `position`, the old position becoming
+    /// the previous one, so that on release it keeps the velocity of this
+    /// last move. Call it every frame while held, also when not moving.
+    pub fn move_pinned(&mut self, i: usize, position: Vec3) {
+        self.prev[i] = self.cur[i];
+        self.cur[i] = position;
+        self.rem[i] = Vec3::new(Fx2::ZERO, Fx2::ZERO, Fx2::ZERO);
+    }
+
+    /// Moves every particle by `offset`, keeping velocities.
+    pub fn translate(&mut self, offset: Vec3) {
+        for i in 0..self.len {
+            self.cur[i] += offset;
+            self.prev[i] += offset;
+        }
+    }
+
+    /// Velocity of particle `i` in m/s, from the last substep.
+    #[inline]
+    pub fn velocity(&self, i: usize) -> Vec3 {
+        (self.cur[i] - self.prev[i]).scale_int(self.rate())
+    }
+
+    /// Sets the velocity of particle `i` (m/s) by moving its previous
+    /// position. Pinned particles take it too (it shows on release).
+    pub fn set_velocity(&mut self, i: usize, v: Vec3) {
+        self.prev[i] = self.cur[i] - velocity_to_disp(v, self.rate());
+        self.rem[i] = Vec3::new(Fx2::ZERO, Fx2::ZERO, Fx2::ZERO);
+    }
+
+    /// Adds `impulse` (kg m/s) to particle `i`: its velocity changes by
+    /// `impulse * inv_mass` (nothing for a pinned particle).
+    pub fn apply_impulse(&mut self, i: usize, impulse: Vec3) {
+        let dv = (impulse * self.inv_mass[i]).lower();
+        self.prev[i] -= velocity_to_disp(dv, self.rate());
+    }
+
+    /// Makes `substeps` the unit of the implied velocities, rescaling each
+    /// `cur - prev` by `old / new` (a division per particle, only when the
+    /// count changes).
+    pub fn set_substeps(&mut self, substeps: u8) {
+        let substeps = substeps.max(1);
+        if substeps == self.substeps {
+            return;
+        }
+        let (old, new) = (self.substeps as i64, substeps as i64);
+        for i in 0..self.len {
+            let d = self.cur[i] - self.prev[i];
+            let d = d.map(|c| Fx1::from_raw(div_round(c.raw() as i64 * old, new) as i32));
+            self.prev[i] = self.cur[i] - d;
+            self.rem[i] = Vec3::new(Fx2::ZERO, Fx2::ZERO, Fx2::ZERO);
+        }
+        self.substeps = substeps;
+    }
+
+    /// One Verlet step of every free particle:
+    /// `x' = x + (x - x_prev) * damping + a dt^2`, the move clamped to
+    /// `max_disp` (direction kept). Pinned particles are skipped.
+    pub fn integrate(&mut self, p: &StepParams) {
+        debug_assert_eq!(p.substeps, self.substeps, "call set_substeps first");
+        let down = Vec3::new(Fx2::ZERO, -p.g_dt2, Fx2::ZERO);
+        for i in 0..self.len {
+            if self.inv_mass[i] == Fx1::ZERO {
+                continue;
+            }
+            let x = self.cur[i];
+            let acc = match p.gravity {
+                Gravity::Down => down,
+                Gravity::TowardsPoint(point) => {
+                    (point - x).normalise().map(|c| (c * p.g_dt2).lower())
+                }
+            };
+            // FX2: exact product, exact sums; one rounding, remainder kept.
+            let total = (x - self.prev[i]) * p.damping + acc + self.rem[i];
+            let mut disp = total.lower();
+            self.rem[i] = total - disp.raise();
+            if disp.length_squared() > p.max_disp2 {
+                disp = clamp_len(disp, p.max_disp);
+                self.rem[i] = Vec3::new(Fx2::ZERO, Fx2::ZERO, Fx2::ZERO);
+            }
+            self.prev[i] = x;
+            self.cur[i] = x + disp;
+        }
+    }
+
+    /// Clamps every particle's implied velocity `cur - prev` to
+    /// `max_disp` per substep, by moving `prev`.
+    pub fn clamp_velocities(&mut self, p: &StepParams) {
+        for i in 0..self.len {
+            let d = self.cur[i] - self.prev[i];
+            if d.length_squared() > p.max_disp2 {
+                self.prev[i] = self.cur[i] - clamp_len(d, p.max_disp);
+                self.rem[i] = Vec3::new(Fx2::ZERO, Fx2::ZERO, Fx2::ZERO);
+            }
+        }
+    }
+
+    /// Calls `f(i, prev, cur, radius)` for every free particle, e.g. to
+    /// collide it with the world.
+    pub fn for_each_free(&mut self, mut f: impl FnMut(usize, &mut Vec3, &mut Vec3, Fx1)) {
+        for i in 0..self.len {
+            if self.inv_mass[i] != Fx1::ZERO {
+                f(i, &mut self.prev[i], &mut self.cur[i], self.radius[i]);
+            }
+        }
+    }
+
+    /// Mutable current positions and inverse masses, for the solver.
+    #[inline]
+    pub(crate) fn solver_view(&mut self) -> (&mut [Vec3], &[Fx1]) {
+        (&mut self.cur[..self.len], &self.inv_mass[..self.len])
+    }
+
+    /// Rounding remainders, for the state hash.
+    #[inline]
+    pub(crate) fn remainders(&self) -> &[Vec3<Fx2>] {
+        &self.rem[..self.len]
+    }
+}
+
+/// `v` scaled to length at most `max` (direction kept, never longer:
+/// divides by `floor(|v|) + 1` and truncates towards zero).
+#[inline]
+pub(crate) fn clamp_len(v: Vec3, max: Fx1) -> Vec3 {
+    let len = v.length() + Fx1::EPSILON;
+    v.map(|c| (c * max) / len)
+}
