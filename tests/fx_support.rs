@@ -11,13 +11,23 @@ use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
 /// A deterministic runner, so the printed worst cases are reproducible.
 pub fn runner(cases: u32) -> TestRunner {
-    let config = Config { cases, failure_persistence: None, ..Config::default() };
+    let config = Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    };
     TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha))
 }
 
 /// Runs `error` over `cases` generated inputs, asserts every error is at
 /// most `bound`, prints the worst and returns it.
-pub fn worst_error<S>(name: &str, cases: u32, strategy: S, bound: f64, error: impl Fn(S::Value) -> f64) -> f64
+pub fn worst_error<S>(
+    name: &str,
+    cases: u32,
+    strategy: S,
+    bound: f64,
+    error: impl Fn(S::Value) -> f64,
+) -> f64
 where
     S: Strategy,
     S::Value: Debug,
@@ -29,15 +39,27 @@ where
         prop_assert!(e <= bound, "{}: error {} > bound {}", name, e, bound);
         Ok(())
     });
-    println!("{name}: worst {:.6} (bound {bound}, {cases} cases)", worst.get());
+    println!(
+        "{name}: worst {} (bound {bound}, {cases} cases)",
+        show(worst.get())
+    );
     result.unwrap();
     worst.get()
 }
 
 /// Prints and asserts a worst case found by an exhaustive loop.
 pub fn report(name: &str, worst: f64, bound: f64) {
-    println!("{name}: worst {worst:.6} (bound {bound}, exhaustive)");
+    println!("{name}: worst {} (bound {bound}, exhaustive)", show(worst));
     assert!(worst <= bound, "{name}: worst {worst} > bound {bound}");
+}
+
+/// Plain decimals for errors around a step, scientific for tiny ones.
+fn show(x: f64) -> String {
+    if x == 0.0 || x >= 1e-3 {
+        format!("{x:.6}")
+    } else {
+        format!("{x:.3e}")
+    }
 }
 
 pub const STEP: f64 = 1.0 / 4096.0;
@@ -67,7 +89,11 @@ pub fn dot64(a: [f64; 3], b: [f64; 3]) -> f64 {
 }
 
 pub fn cross64(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
 }
 
 pub fn len64(a: [f64; 3]) -> f64 {
@@ -91,7 +117,10 @@ pub fn qnorm64(q: [f64; 4]) -> [f64; 4] {
 
 /// `q v q*` in f64.
 pub fn qrot64(q: [f64; 4], v: [f64; 3]) -> [f64; 3] {
-    let p = qmul64(qmul64(q, [0.0, v[0], v[1], v[2]]), [q[0], -q[1], -q[2], -q[3]]);
+    let p = qmul64(
+        qmul64(q, [0.0, v[0], v[1], v[2]]),
+        [q[0], -q[1], -q[2], -q[3]],
+    );
     [p[1], p[2], p[3]]
 }
 

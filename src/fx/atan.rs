@@ -6,16 +6,17 @@
 use crate::divsqrt::{div_auto, sqrt_u64};
 
 use super::power::Fx1;
-use super::tables::ATAN_A32;
+use super::tables::{ATAN_A32, ATAN_STEPS};
 use super::trig::{a32_to_a16, a32_to_radians, Angle};
 
 /// `atan(t)` for `t` in Q30, `[0, 2^30]`, as a 32-bit binary angle.
 #[inline]
 fn atan_unit(t: u64) -> u32 {
-    let i = (t >> 20) as usize;
+    // The clamps let the compiler drop the bounds checks (t <= 2^30).
+    let i = ((t >> 20) as usize).min(ATAN_STEPS);
     let f = t & 0xF_FFFF;
     let lo = ATAN_A32[i];
-    let hi = ATAN_A32[(i + 1).min(ATAN_A32.len() - 1)];
+    let hi = ATAN_A32[(i + 1).min(ATAN_STEPS)];
     lo + (((hi - lo) as u64 * f + (1 << 19)) >> 20) as u32
 }
 

@@ -16,8 +16,9 @@ use super::vec3::Vec3;
 /// - `goal` zero or parallel to `A`: the goal becomes the world axis
 ///   least aligned with `A` (X, then Y, then Z on ties).
 ///
-/// Columns are unit and mutually orthogonal within a few FX1 steps (see
-/// `tests/fx_geometry.rs` for the measured bound).
+/// Measured (`tests/fx_geometry.rs`): columns unit within 0.84 FX1 steps,
+/// pairwise dot products and `A × B - C` within 1.6 steps; three
+/// normalisations (three divisions, three square roots).
 pub fn orthonormal_basis(a: Vec3, goal: Vec3) -> Mat3 {
     let a_hat = a.try_normalise().unwrap_or(Vec3::X);
     let c = match a_hat.cross(goal).try_normalise() {

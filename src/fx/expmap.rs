@@ -10,34 +10,46 @@ use super::quat::Quat;
 use super::trig::{cos_q30, sin_q30, PI_Q29};
 use super::vec3::Vec3;
 
-/// `round(2^38 / pi)`: an angle in Q24 radians times this, over `2^32`, is
-/// half that angle as a 32-bit binary angle.
-const RAD_Q24_TO_HALF_A32: i64 = 87_496_355_274;
+/// `round(2^33 / pi)`: turns a length `theta * 2^n` into the half-angle
+/// as a 32-bit binary angle, `theta * 2^30 / pi`, after a shift.
+const HALF_A32_PER_RAD_Q33: u64 = 2_734_261_102;
 
 impl Quat {
     /// `exp(rv / 2)`: the rotation by `|rv|` radians about `rv`
     /// (any length; the angle wraps). Zero gives the identity.
     ///
-    /// `|rv|` is taken in Q24 (Q12 above 128 rad), then
-    /// `q = (cos(|rv|/2), rv * sin(|rv|/2) / |rv|)`, all in Q30; the result
-    /// is unit to about `1e-9` without a normalisation.
+    /// `|rv|` is found to 31 significant bits (one square root of the
+    /// squared length shifted to full scale), then
+    /// `q = (cos(|rv|/2), rv * sin(|rv|/2) / |rv|)` in Q30 with one
+    /// division. The result is unit to a few Q30 steps without a
+    /// normalisation.
     pub fn exp(rv: Vec3) -> Quat {
         let raw = rv.raw().map(|c| c as i64);
         let len2 = raw.iter().map(|&c| (c * c) as u64).sum::<u64>();
-        let theta_q24 = if len2 < 1 << 38 {
-            sqrt_u64(len2 << 24) as i64
-        } else {
-            (sqrt_u64(len2) as i64) << 12
-        };
-        if theta_q24 == 0 {
+        if len2 == 0 {
             return Quat::IDENTITY;
         }
-        // Only the low 32 bits of the half-angle matter (it wraps).
-        let half = (theta_q24.wrapping_mul(RAD_Q24_TO_HALF_A32).wrapping_add(1 << 31) >> 32) as u32;
+        // theta_s = |rv| * 2^(12 + k) in [2^30, 2^31); k = -1 only for
+        // absurd vectors (|rv| >= 2^19 rad), which are halved first.
+        let e = (len2.leading_zeros() as i32 - 2) & !1;
+        let (theta_s, k) = if e >= 0 {
+            (sqrt_u64(len2 << e) as u64, e / 2)
+        } else {
+            (sqrt_u64(len2 >> 2) as u64, -1)
+        };
+        // The half-angle theta * 2^30 / pi, wrapping (only its low 32
+        // bits matter); the product is below 2^63.
+        let half = ((theta_s * HALF_A32_PER_RAD_Q33 + (1 << (14 + k))) >> (15 + k)) as u32;
         let (s, c) = (sin_q30(half) as i64, cos_q30(half));
-        // sin(theta/2) / theta, scaled by 2^38.
-        let f = div_auto(s << 32, theta_q24);
-        let [x, y, z] = raw.map(|c| round_shr(c * f, 20) as i32);
+        // sin(theta/2) / theta_s, scaled by 2^62; then
+        // v = rv * sin(theta/2) / theta in Q30 = rv * g * 2^k / 2^32.
+        let g = div_auto(s << 32, theta_s as i64);
+        let (raw, shift) = if k >= 0 {
+            (raw, 32 - k as u32)
+        } else {
+            (raw.map(|c| c >> 1), 32)
+        };
+        let [x, y, z] = raw.map(|c| round_shr(c * g, shift) as i32);
         Quat::from_raw_q30(c, x, y, z)
     }
 

@@ -19,7 +19,9 @@ pub struct Mat3 {
 
 impl Mat3 {
     /// The identity.
-    pub const IDENTITY: Mat3 = Mat3 { cols: [Vec3::X, Vec3::Y, Vec3::Z] };
+    pub const IDENTITY: Mat3 = Mat3 {
+        cols: [Vec3::X, Vec3::Y, Vec3::Z],
+    };
 
     /// From three columns.
     #[inline]
@@ -84,7 +86,9 @@ impl Mul for Mat3 {
     /// `A * B`: each column is `A * b_j`, lowered once.
     #[inline]
     fn mul(self, b: Mat3) -> Mat3 {
-        Mat3 { cols: b.cols.map(|c| self.mul_vec(c)) }
+        Mat3 {
+            cols: b.cols.map(|c| self.mul_vec(c)),
+        }
     }
 }
 

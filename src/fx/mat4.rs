@@ -17,7 +17,10 @@ pub struct Mat4x3 {
 
 impl Mat4x3 {
     /// The identity.
-    pub const IDENTITY: Mat4x3 = Mat4x3 { rot: Mat3::IDENTITY, trans: Vec3::ZERO };
+    pub const IDENTITY: Mat4x3 = Mat4x3 {
+        rot: Mat3::IDENTITY,
+        trans: Vec3::ZERO,
+    };
 
     /// From a linear part and a translation.
     #[inline]
@@ -28,7 +31,10 @@ impl Mat4x3 {
     /// A pure translation.
     #[inline]
     pub const fn from_translation(trans: Vec3) -> Mat4x3 {
-        Mat4x3 { rot: Mat3::IDENTITY, trans }
+        Mat4x3 {
+            rot: Mat3::IDENTITY,
+            trans,
+        }
     }
 
     /// `rot * p + trans`, with one rounding per component (the translation
@@ -49,7 +55,10 @@ impl Mat4x3 {
     #[inline]
     pub fn rigid_inverse(&self) -> Mat4x3 {
         let rt = self.rot.transpose();
-        Mat4x3 { rot: rt, trans: -rt.mul_vec(self.trans) }
+        Mat4x3 {
+            rot: rt,
+            trans: -rt.mul_vec(self.trans),
+        }
     }
 
     /// The 12 raw words of `MTX_LOAD_4x3`/`MTX_MULT_4x3`, in command
@@ -59,7 +68,9 @@ impl Mat4x3 {
     pub fn to_gx_4x3(&self) -> [i32; 12] {
         let [x, y, z] = self.rot.cols.map(Vec3::raw);
         let t = self.trans.raw();
-        [x[0], x[1], x[2], y[0], y[1], y[2], z[0], z[1], z[2], t[0], t[1], t[2]]
+        [
+            x[0], x[1], x[2], y[0], y[1], y[2], z[0], z[1], z[2], t[0], t[1], t[2],
+        ]
     }
 }
 
@@ -68,7 +79,10 @@ impl Mul for Mat4x3 {
     /// `self` after `b`: `(A * B)(p) = A(B(p))`.
     #[inline]
     fn mul(self, b: Mat4x3) -> Mat4x3 {
-        Mat4x3 { rot: self.rot * b.rot, trans: self.transform_point(b.trans) }
+        Mat4x3 {
+            rot: self.rot * b.rot,
+            trans: self.transform_point(b.trans),
+        }
     }
 }
 

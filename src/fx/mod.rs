@@ -14,6 +14,22 @@
 //! - [`selftest`]: a hash of many operations, to compare DS and host.
 //! - [`seed_case`]: seed 004's sphere test, naive and tracked.
 //!
+//! Accuracy, measured by the `tests/fx_*.rs` property tests against `f64`
+//! (one FX1 step is `2^-12`; each file's header lists all of them):
+//!
+//! | operation | worst error |
+//! |---|---|
+//! | `Fx1 * Fx1`, any `FxP * FxQ`, `dot`, `cross` | exact |
+//! | `lower`, `mul_lower`, `Mat3 * Mat3`, `transform_point` | 0.5 step |
+//! | `Vec3::normalise` (per component) | 0.50 step |
+//! | `Angle::sin`/`cos`, `sin_cos_radians` | 0.50 step |
+//! | `atan2`, `asin`, `acos` | 0.5007 angle step (`2^-16` turn) |
+//! | `Quat * Quat` | 0.5 Q30 step (`2^-30`) |
+//! | `Quat::rotate` (up to 1024 units) | 0.511 step |
+//! | `Quat::slerp` | 1.3e-8 rad |
+//! | `Quat::exp` / `Quat::log` | 5e-9 rad per rad / 0.5004 step |
+//! | Gram-Schmidt basis: unit / orthogonal | 0.84 / 1.6 steps |
+//!
 //! Every division and square root goes through [`crate::divsqrt`] (the DS
 //! hardware units on the ARM9, identical software on the host). There are
 //! no floats at run time: float literals are converted by [`fx!`] at
@@ -26,8 +42,8 @@ pub mod mat3;
 pub mod mat4;
 pub mod power;
 pub mod quat;
-pub mod selftest;
 pub mod seed_case;
+pub mod selftest;
 #[doc(hidden)]
 pub mod tables;
 pub mod trig;
