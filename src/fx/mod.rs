@@ -32,7 +32,7 @@
 //!
 //! Every division and square root goes through [`crate::divsqrt`] (the DS
 //! hardware units on the ARM9, identical software on the host). There are
-//! no floats at run time: float literals are converted by [`fx!`] at
+//! no floats at run time: float literals are converted by [`fx!`](crate::fx!) at
 //! compile time, and the tables are `const`.
 
 pub mod atan;
