@@ -65,7 +65,10 @@
 //     generated wasm module that re-exports JS functions), the slot that is
 //     called with (data, 256, 384, pitch) is RetroArch's video_driver_frame,
 //     and only that wrapper stays. It records the frame pointer and pitch of
-//     every frame; screenshot converts that XRGB8888 buffer to RGB.
+//     every frame; screenshot converts that XRGB8888 buffer to RGB. The core
+//     draws its Mouse-mode touch cursor into that buffer (a 4x4 block of
+//     inverted pixels around the cursor, always, even with the pen up); the
+//     harness knows where the cursor is and inverts that block back.
 //   - PC: melonDS's ARM9 register file lives somewhere in the heap with no
 //     symbol to find it by, so "pc" answers null.
 import fs from "node:fs";
@@ -371,6 +374,7 @@ function runFrame() {
   const after = frameCount();
   if (after !== before + 1) throw new Error(`RetroArch frame counter went ${before} -> ${after} in one iteration (expected +1)`);
   framesRun++;
+  drawnCursor = { ...touchCursor };  // the poll in that frame applied every pending mouse delta
   if (!ramReverified) reverifyRam();
 }
 
@@ -394,6 +398,7 @@ function readRam(addr, len) {
 }
 
 let touchCursor = { x: 0, y: 0 };  // the core's Mouse-mode cursor starts at (0,0)
+let drawnCursor = { x: 0, y: 0 };  // where it was during the last frame run
 let penDown = false;
 const commands = {
   step(req) {
@@ -451,6 +456,16 @@ const commands = {
       let s = data + yy * pitch, d = yy * width * 3;
       for (let xx = 0; xx < width; xx++, s += 4, d += 3) {  // XRGB8888, little-endian: B G R X
         rgb[d] = h[s + 2]; rgb[d + 1] = h[s + 1]; rgb[d + 2] = h[s];
+      }
+    }
+    // In Mouse touch mode the core always draws its cursor into the frame by
+    // inverting the pixels of [x-2,x+2) x [y-2,y+2) (clamped) on the bottom
+    // screen: invert them back so the image is what the DS displays.
+    const cx = drawnCursor.x, cy = drawnCursor.y, clamp = (v, hi) => Math.max(0, Math.min(v, hi));
+    for (let yy = clamp(cy - 2, 192); yy < clamp(cy + 2, 192); yy++) {
+      for (let xx = clamp(cx - 2, 256); xx < clamp(cx + 2, 256); xx++) {
+        const d = ((192 + yy) * width + xx) * 3;
+        rgb[d] ^= 0xFF; rgb[d + 1] ^= 0xFF; rgb[d + 2] ^= 0xFF;
       }
     }
     return { width, height, format: "rgb24", rgb: rgb.toString("base64") };
