@@ -15,7 +15,7 @@
 //   {"cmd":"keys","keys":["A","START"]}    hold exactly these from the next frame on
 //   {"cmd":"touch","x":X,"y":Y} / {"cmd":"touch","x":null}
 //   {"cmd":"screenshot"}                   -> {"width":256,"height":384,"rgb":base64} (top screen above)
-//   {"cmd":"pc"}                           -> {"pc":null,"why":...}
+//   {"cmd":"pc"}                           -> {"pc":A,"thumb":b,"cpsr":C,"arm7_pc":A7} (or {"pc":null,"why":...})
 //   {"cmd":"version"} / {"cmd":"quit"}
 //
 // EDITS TO THE UNPACKED CORE (applied by setup.sh via edits.mjs; checked
@@ -69,8 +69,15 @@
 //     draws its Mouse-mode touch cursor into that buffer (a 4x4 block of
 //     inverted pixels around the cursor, always, even with the pen up); the
 //     harness knows where the cursor is and inverts that block back.
-//   - PC: melonDS's ARM9 register file lives somewhere in the heap with no
-//     symbol to find it by, so "pc" answers null.
+//   - Boot: the first RetroArch iteration after loading does not run the DS
+//     (both CPUs stay at their entry points), so the harness runs it before
+//     the ready line; from then on each step is exactly one DS frame.
+//   - PC: no register API either. The static pointers NDS::ARM9/NDS::ARM7
+//     sit at fixed addresses of this pinned wasm (0xAA7950/0xAA7954, found
+//     with the test ROM's known register values); R[16] is 0x20 into the
+//     object, CPSR at 0x60. "pc" answers the next instruction to execute,
+//     R[15]-4 (ARM) / R[15]-2 (Thumb). Validated at boot (pc == entry for
+//     both CPUs), else "pc" answers null with the reason.
 import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
@@ -319,6 +326,38 @@ function reverifyRam() {
   return hdrOk && armOk;
 }
 
+// ------------------------------------------------------ ARM registers
+// melonDS keeps `ARMv5* NDS::ARM9` and `ARMv4* NDS::ARM7` in static data, at
+// fixed addresses of this pinned wasm build (setup.sh checks its sha256).
+// Found with the test ROM, whose register values are known: the R[16]
+// array sits 0x20 into the ARM object and CPSR right after it. R[15] runs
+// ahead of execution: the next instruction to execute is R[15]-4 (ARM) or
+// R[15]-2 (Thumb). Checked at boot: R[15]-4 must equal both entry points.
+const ARM_GLOBALS = { arm9: 0xAA7950, arm7: 0xAA7954 }, ARM_R = 0x20, ARM_CPSR = 0x60;
+const VALID_MODES = new Set([0x10, 0x11, 0x12, 0x13, 0x17, 0x1B, 0x1F]);
+function cpuRegs(which) {
+  const h = heap(), obj = h.readUInt32LE(ARM_GLOBALS[which]);
+  if (!obj || obj + ARM_CPSR + 4 > h.length) throw new Error(`${which} object pointer 0x${obj.toString(16)} is not in the heap`);
+  const r15 = h.readUInt32LE(obj + ARM_R + 15 * 4), cpsr = h.readUInt32LE(obj + ARM_CPSR);
+  const thumb = !!(cpsr & 0x20);
+  return { r15, cpsr, thumb, pc: (r15 - (thumb ? 2 : 4)) >>> 0 };
+}
+const cpuState = (() => {
+  try {
+    const e9 = rom.readUInt32LE(0x24), e7 = rom.readUInt32LE(0x34);
+    const a9 = cpuRegs("arm9"), a7 = cpuRegs("arm7");
+    const bad = [];
+    if (a9.pc !== e9) bad.push(`ARM9 pc 0x${a9.pc.toString(16)} != entry 0x${e9.toString(16)}`);
+    if (a7.pc !== e7) bad.push(`ARM7 pc 0x${a7.pc.toString(16)} != entry 0x${e7.toString(16)}`);
+    if (!VALID_MODES.has(a9.cpsr & 0x1F) || !VALID_MODES.has(a7.cpsr & 0x1F)) bad.push("invalid CPSR mode");
+    if (bad.length) return { ok: false, why: `register file not found at the known addresses (${bad.join("; ")})` };
+    return { ok: true };
+  } catch (e) {
+    return { ok: false, why: `register file not found: ${e.message}` };
+  }
+})();
+if (!cpuState.ok) log("warning: pc unavailable: " + cpuState.why);
+
 // ----------------------------------------------------- video refresh hook
 let videoHook = { state: "pending", slot: -1, data: 0, width: 0, height: 0, pitch: 0, frames: 0, why: "" };
 let hookRestore = [];
@@ -362,7 +401,7 @@ function settleVideoHook() {
 
 // ----------------------------------------------------------- the commands
 let framesRun = 0;
-function runFrame() {
+function runIteration() {
   const before = frameCount();
   const probing = videoHook.state === "pending";
   if (probing) armVideoHookProbe();
@@ -373,8 +412,11 @@ function runFrame() {
   }
   const after = frameCount();
   if (after !== before + 1) throw new Error(`RetroArch frame counter went ${before} -> ${after} in one iteration (expected +1)`);
-  framesRun++;
   drawnCursor = { ...touchCursor };  // the poll in that frame applied every pending mouse delta
+}
+function runFrame() {
+  runIteration();
+  framesRun++;
   if (!ramReverified) reverifyRam();
 }
 
@@ -447,7 +489,6 @@ const commands = {
     return { down: true, x, y };
   },
   screenshot() {
-    if (videoHook.state === "pending") throw new Error("no frame rendered yet: step at least one frame first");
     if (videoHook.state !== "ok") throw new Error("screenshot unavailable: " + videoHook.why);
     const { data, width, height, pitch } = videoHook;
     if (width !== SCREEN_W || height !== SCREEN_H) throw new Error(`unexpected video size ${width}x${height}`);
@@ -471,7 +512,21 @@ const commands = {
     return { width, height, format: "rgb24", rgb: rgb.toString("base64") };
   },
   pc() {
-    return { pc: null, why: "the melonDS libretro core has no register API, and its ARM9 state has no findable address in the wasm heap" };
+    if (!cpuState.ok) return { pc: null, why: cpuState.why };
+    const a9 = cpuRegs("arm9"), a7 = cpuRegs("arm7");
+    return { pc: a9.pc, thumb: a9.thumb, cpsr: a9.cpsr, arm7_pc: a7.pc };
+  },
+  // Debugging aids on the raw wasm heap (not used by the backend).
+  heap_read(req) {
+    const h = heap();
+    if (!(req.addr >= 0 && req.len >= 0 && req.addr + req.len <= h.length)) throw new Error("outside the wasm heap");
+    return { hex: h.subarray(req.addr, req.addr + req.len).toString("hex") };
+  },
+  heap_find(req) {  // every heap offset where the given bytes (hex) occur, at most 64
+    const h = heap(), pat = Buffer.from(req.hex, "hex"), hits = [];
+    if (!pat.length) throw new Error("empty pattern");
+    for (let i = h.indexOf(pat); i >= 0 && hits.length < 64; i = h.indexOf(pat, i + 1)) hits.push(i);
+    return { hits };
   },
   version() {
     return { version: VERSION, ram_base: ramBase, frames: framesRun, video_hook: videoHook.state };
@@ -482,7 +537,17 @@ const commands = {
   },
 };
 
-reply({ ok: true, ready: true, version: VERSION, ram_base: ramBase });
+// The first RetroArch iteration after loading does not run the DS (its CPUs
+// stay at their entry points: checked with the test ROM). Run it here, as
+// part of boot, so that every step() afterwards is exactly one DS frame.
+try {
+  const pc0 = cpuState.ok ? cpuRegs("arm9").r15 : null;
+  runIteration();
+  if (cpuState.ok && cpuRegs("arm9").r15 !== pc0) log("warning: the boot iteration ran ARM9 code");
+} catch (e) {
+  die(5, `boot iteration failed: ${e.message}`);
+}
+reply({ ok: true, ready: true, version: VERSION, ram_base: ramBase, pc: cpuState.ok });
 const rl = readline.createInterface({ input: process.stdin, terminal: false });
 rl.on("line", line => {
   if (!line.trim()) return;

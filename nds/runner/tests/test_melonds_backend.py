@@ -73,6 +73,11 @@ class TestMelondsWithTestRom(unittest.TestCase):
         entry, ram, arm9 = arm9_of(self.rom)
         self.assertEqual(emu.read(ram, len(arm9)), arm9)
         self.assertEqual(emu.read(entry, 64), arm9[entry - ram:entry - ram + 64])
+        # No DS code has run yet; the first step runs the first DS frame.
+        self.assertEqual(emu.arm9_pc(), entry)
+        self.assertEqual(emu.read_u32(MB), 0)
+        emu.step()
+        self.assertEqual(emu.read_u32(MB), MAGIC)
         # After frames too (the test ROM's code does not touch either).
         emu.step(10)
         self.assertEqual(emu.read(0x027FFE00, 0x160), self.rom[:0x160])
@@ -145,7 +150,9 @@ class TestMelondsWithTestRom(unittest.TestCase):
         emu = self.emu
         with self.assertRaises(EmulatorError):
             emu.read(0x04000130, 2)
-        self.assertIsNone(emu.arm9_pc())
+        entry, ram, arm9 = arm9_of(self.rom)
+        pc = emu.arm9_pc()
+        self.assertTrue(ram <= pc < ram + len(arm9), hex(pc))  # in the VBlank wait loops
         self.assertIn("0.9.3", emu.version())
 
     def test_07_speed(self):
@@ -224,6 +231,7 @@ class TestMelondsTeamRoms(unittest.TestCase):
             emu.open(path)
             self.assertEqual(emu.read(0x027FFE00, 0x160), rom[:0x160])
             self.assertEqual(emu.read(ram, min(len(arm9), 0x1000)), arm9[:0x1000])
+            self.assertEqual(emu.arm9_pc(), entry)
             magic = None
             for _ in range(20):
                 emu.step(10)
