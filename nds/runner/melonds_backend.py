@@ -94,8 +94,13 @@ class MelondsEmulator(Emulator):
             except Exception:
                 pass
 
-    def _fail(self, what: str) -> EmulatorError:
+    def _fail(self, what: str, exiting: bool = False) -> EmulatorError:
         p = self._proc
+        if p is not None and exiting:
+            try:
+                p.wait(timeout=2)  # it said goodbye (fatal reply or EOF): collect the exit code
+            except subprocess.TimeoutExpired:
+                pass
         code = p.poll() if p else None
         self._kill()
         time.sleep(0.05)  # let the stderr pump catch the last lines
@@ -109,14 +114,14 @@ class MelondsEmulator(Emulator):
             raise self._fail(f"timed out after {timeout:.1f} s waiting for {what}") from None
         if line is None:
             # The harness prints a fatal reply before exiting when it can.
-            raise self._fail(f"exited while waiting for {what}")
+            raise self._fail(f"exited while waiting for {what}", exiting=True)
         try:
             msg = json.loads(line)
         except ValueError:
             raise self._fail(f"sent a non-JSON line while waiting for {what}: {line[:200]!r}") from None
         if msg.get("fatal"):
             err = msg.get("error", "?")
-            raise self._fail(f"failed: {err}")
+            raise self._fail(f"failed: {err}", exiting=True)
         return msg
 
     def _call(self, cmd: str, timeout: float | None = None, **args) -> dict:

@@ -109,6 +109,13 @@ if (!romPath) die(2, "usage: node harness.mjs ROM.nds");
 let rom;
 try { rom = fs.readFileSync(romPath); } catch (e) { die(2, `cannot read ROM ${romPath}: ${e.message}`); }
 if (rom.length < 0x200) die(2, `${romPath} is too small for a .nds file`);
+{
+  // CRC-16/MODBUS of header bytes 0x000-0x15D, stored at 0x15E
+  let crc = 0xFFFF;
+  for (let i = 0; i < 0x15E; i++) { crc ^= rom[i]; for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0xA001 : crc >>> 1; }
+  if (crc !== rom.readUInt16LE(0x15E)) die(2, `${romPath}: bad header CRC (0x${rom.readUInt16LE(0x15E).toString(16)}, computed 0x${crc.toString(16)}): not a valid .nds file`);
+  if (rom.readUInt32LE(0x2C) === 0) die(2, `${romPath}: ARM9 binary size is 0`);
+}
 const jsPath = path.join(CORE_DIR, "melonds_libretro.js"), wasmPath = path.join(CORE_DIR, "melonds_libretro.wasm");
 for (const f of [jsPath, wasmPath]) {
   if (!fs.existsSync(f)) die(4, `${f} not found: run \`make melonds\` (nds/runner/melonds/setup.sh)`);
@@ -302,6 +309,7 @@ function ramCandidates() {
       if (!h.subarray(at, at + arm9Probe.length).equals(arm9Probe)) continue;
     }
     out.push(b);
+    if (out.length > 8) break;
   }
   return out;
 }
