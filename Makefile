@@ -18,9 +18,9 @@ ARM9_ARGS := -p arm9-rom --target armv5te-none-eabi -Zbuild-std=core --release
 ARM7_ARGS := -p arm7-rom --target armv4t-none-eabi -Zbuild-std=core --release
 PACKER    := $(TARGET)/release/ndspack
 RUNNER    := $(PY) nds/runner/run.py
-EMULATORS ?= desmume
+EMULATORS ?= both
 
-.PHONY: rom roms arm7 run test bench setup-rust venv apt fmt-check clippy host-test \
+.PHONY: rom roms arm7 run test bench setup-rust venv apt melonds fmt-check clippy host-test \
         rom-check emu-test runner-test clean
 
 ## Setup ---------------------------------------------------------------
@@ -34,6 +34,10 @@ apt:
 
 venv: apt
 	@bash nds/runner/setup.sh venv
+
+# melonDS: the npm package's WebAssembly core, unpacked and checked (7zip, npm).
+melonds:
+	@bash nds/runner/melonds/setup.sh
 
 ## ROMs ----------------------------------------------------------------
 $(PACKER): FORCE
@@ -73,7 +77,7 @@ run: rom venv
 
 ## make bench ------------------------------------------------------------
 # Hardware-timer figures from inside the emulators, to target/bench/report.json.
-bench: rom venv
+bench: rom venv melonds
 	@$(call build_rom,ragdoll-bench,bench-rom)
 	@mkdir -p $(TARGET)/bench
 	$(RUNNER) --rom $(ROM_DIR)/ragdoll-bench.nds --emulator $(EMULATORS) --mode bench \
@@ -105,10 +109,10 @@ rom-check: roms venv
 	    --arm9-elf $(ROM_DIR)/$$rom.arm9.elf --arm7-elf $(ARM7_ELF); \
 	done
 
-runner-test: venv
+runner-test: venv melonds
 	$(PY) -m unittest discover -q -s nds/runner/tests -t nds/runner
 
-emu-test: roms venv
+emu-test: roms venv melonds
 	$(RUNNER) --rom $(ROM_DIR)/ragdoll-test.nds --emulator $(EMULATORS) --frames 1200
 	$(RUNNER) --rom $(ROM_DIR)/ragdoll-panic.nds --emulator $(EMULATORS) --expect-panic --frames 120 \
 	  --screenshots $(TARGET)/screenshots/panic

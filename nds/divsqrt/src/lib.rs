@@ -97,10 +97,22 @@ pub fn sqrt_u32(x: u32) -> u32 {
 }
 
 /// `floor(sqrt(x))` in 64-bit mode.
+///
+/// Inputs of 2^62 and up never reach the unit: melonDS 0.9.3 keeps the
+/// trial product of its square-root loop in 32 bits, which overflows once
+/// the root passes 2^31, and answers one too high (found by the in-ROM
+/// test `sqrt_matches_host`). So the root of `x / 4` is taken, doubled,
+/// and its last bit settled exactly: `isqrt(x)` is `2 * isqrt(x >> 2)` or
+/// one more. The same path runs on the host, so the bits agree everywhere.
 #[inline]
 pub fn sqrt_u64(x: u64) -> u32 {
     if x <= u32::MAX as u64 {
         return backend::sqrt_u32(x as u32);
+    }
+    if x >= 1 << 62 {
+        let even = backend::sqrt_u64(x >> 2) * 2;
+        let odd = even + 1; // at most 2^32 - 1, so its square fits in u64
+        return if (odd as u64) * (odd as u64) <= x { odd } else { even };
     }
     backend::sqrt_u64(x)
 }
@@ -133,6 +145,15 @@ mod tests {
         assert_eq!(div_i64_i32(-7_000_000_000, 3), -2_333_333_333);
         assert_eq!(div_i64(1 << 62, -(1 << 40)), -(1 << 22));
         assert_eq!(div_auto(1 << 40, 1 << 35), 32);
+    }
+
+    #[test]
+    fn sqrt_of_large_inputs_avoids_the_unit_and_stays_exact() {
+        // The melonDS case, and the edges of the split path.
+        assert_eq!(sqrt_u64(9_281_730_665_748_692_759), 3_046_593_288);
+        for x in [1u64 << 62, (1 << 62) - 1, (1 << 62) + 1, u64::MAX, u64::MAX - 1] {
+            assert_eq!(sqrt_u64(x), soft::sqrt_u64(x), "{x}");
+        }
     }
 
     #[test]
