@@ -45,7 +45,7 @@ pub mod plane;
 pub mod ragdoll;
 pub mod settings;
 
-pub use constraints::{Constraints, Link, RelaxStats, DEFAULT_APPROX_WINDOW};
+pub use constraints::{Constraints, Link, RelaxStats, APPROX_MAX_LENGTH, DEFAULT_APPROX_WINDOW};
 pub use def::{ConstraintDef, ConstraintKind, ParticleDef, RagdollDef};
 pub use particles::Particles;
 pub use plane::BoxRoom;

@@ -25,7 +25,7 @@
 //! step (0.7 m/s at 0.99).
 
 use crate::divsqrt::div_auto;
-use crate::fx::{Fx1, Fx2, Vec3};
+use crate::fx::{Fx1, Vec3};
 
 use super::settings::{Gravity, StepParams};
 use super::STEPS_PER_SECOND;
@@ -49,8 +49,9 @@ pub struct Particles<const N: usize> {
     len: usize,
     cur: [Vec3; N],
     prev: [Vec3; N],
-    /// Integration rounding remainder (FX2, below half an FX1 step).
-    rem: [Vec3<Fx2>; N],
+    /// Integration rounding remainder: FX2 raw, in `[-2048, 2048)` (half an
+    /// FX1 step either way), per component.
+    rem: [[i32; 3]; N],
     inv_mass: [Fx1; N],
     /// The inverse mass to restore on `unpin`.
     free_inv_mass: [Fx1; N],
@@ -73,7 +74,7 @@ impl<const N: usize> Particles<N> {
             len: 0,
             cur: [Vec3::ZERO; N],
             prev: [Vec3::ZERO; N],
-            rem: [Vec3::new(Fx2::ZERO, Fx2::ZERO, Fx2::ZERO); N],
+            rem: [[0; 3]; N],
             inv_mass: [Fx1::ZERO; N],
             free_inv_mass: [Fx1::ZERO; N],
             mass: [Fx1::ZERO; N],
@@ -92,7 +93,7 @@ impl<const N: usize> Particles<N> {
         }
         self.cur[i] = position;
         self.prev[i] = position;
-        self.rem[i] = Vec3::new(Fx2::ZERO, Fx2::ZERO, Fx2::ZERO);
+        self.rem[i] = [0; 3];
         self.inv_mass[i] = inv_mass;
         self.free_inv_mass[i] = inv_mass;
         self.mass[i] = mass;
@@ -192,7 +193,7 @@ impl<const N: usize> Particles<N> {
     pub fn move_pinned(&mut self, i: usize, position: Vec3) {
         self.prev[i] = self.cur[i];
         self.cur[i] = position;
-        self.rem[i] = Vec3::new(Fx2::ZERO, Fx2::ZERO, Fx2::ZERO);
+        self.rem[i] = [0; 3];
     }
 
     /// Moves every particle by `offset`, keeping velocities.
@@ -200,6 +201,16 @@ impl<const N: usize> Particles<N> {
         for i in 0..self.len {
             self.cur[i] += offset;
             self.prev[i] += offset;
+        }
+    }
+
+    /// Moves the current position of every free particle by `offset`
+    /// (their velocities change by `offset` per substep).
+    pub fn shift_positions(&mut self, offset: Vec3) {
+        for i in 0..self.len {
+            if self.inv_mass[i] != Fx1::ZERO {
+                self.cur[i] += offset;
+            }
         }
     }
 
@@ -213,7 +224,7 @@ impl<const N: usize> Particles<N> {
     /// position. Pinned particles take it too (it shows on release).
     pub fn set_velocity(&mut self, i: usize, v: Vec3) {
         self.prev[i] = self.cur[i] - velocity_to_disp(v, self.rate());
-        self.rem[i] = Vec3::new(Fx2::ZERO, Fx2::ZERO, Fx2::ZERO);
+        self.rem[i] = [0; 3];
     }
 
     /// Adds `impulse` (kg m/s) to particle `i`: its velocity changes by
@@ -236,7 +247,7 @@ impl<const N: usize> Particles<N> {
             let d = self.cur[i] - self.prev[i];
             let d = d.map(|c| Fx1::from_raw(div_round(c.raw() as i64 * old, new) as i32));
             self.prev[i] = self.cur[i] - d;
-            self.rem[i] = Vec3::new(Fx2::ZERO, Fx2::ZERO, Fx2::ZERO);
+            self.rem[i] = [0; 3];
         }
         self.substeps = substeps;
     }
@@ -244,31 +255,54 @@ impl<const N: usize> Particles<N> {
     /// One Verlet step of every free particle:
     /// `x' = x + (x - x_prev) * damping + a dt^2`, the move clamped to
     /// `max_disp` (direction kept). Pinned particles are skipped.
+    ///
+    /// Per component, on raw integers: `total = v * damping` (FX1 * FX1 =
+    /// FX2, one `smull`) `+ a dt^2 + remainder` (FX2), then
+    /// `move = (total + 2048) >> 12` (FX1, round half up) and the new
+    /// remainder `total - (move << 12)`, in `[-2048, 2048)`.
     pub fn integrate(&mut self, p: &StepParams) {
         debug_assert_eq!(p.substeps, self.substeps, "call set_substeps first");
-        let down = Vec3::new(Fx2::ZERO, -p.g_dt2, Fx2::ZERO);
-        for i in 0..self.len {
-            if self.inv_mass[i] == Fx1::ZERO {
-                continue;
-            }
-            let x = self.cur[i];
-            let acc = match p.gravity {
-                Gravity::Down => down,
-                Gravity::TowardsPoint(point) => {
-                    (point - x).normalise().map(|c| (c * p.g_dt2).lower())
+        let g = p.g_dt2.raw();
+        match p.gravity {
+            Gravity::Down => {
+                for i in 0..self.len {
+                    self.integrate_one(i, p, [0, -g, 0]);
                 }
-            };
-            // FX2: exact product, exact sums; one rounding, remainder kept.
-            let total = (x - self.prev[i]) * p.damping + acc + self.rem[i];
-            let mut disp = total.lower();
-            self.rem[i] = total - disp.raise();
-            if disp.length_squared() > p.max_disp2 {
-                disp = clamp_len(disp, p.max_disp);
-                self.rem[i] = Vec3::new(Fx2::ZERO, Fx2::ZERO, Fx2::ZERO);
             }
-            self.prev[i] = x;
-            self.cur[i] = x + disp;
+            Gravity::TowardsPoint(point) => {
+                for i in 0..self.len {
+                    // Unit FX1 direction * FX2 = FX3, rounded to FX2.
+                    let dir = (point - self.cur[i]).normalise().raw();
+                    self.integrate_one(i, p, dir.map(|c| (c as i64 * g + (1 << 11)) >> 12));
+                }
+            }
         }
+    }
+
+    /// One particle's step with acceleration `acc` (`a dt^2`, FX2 raw).
+    #[inline(always)]
+    fn integrate_one(&mut self, i: usize, p: &StepParams, acc: [i64; 3]) {
+        if self.inv_mass[i] == Fx1::ZERO {
+            return;
+        }
+        let x = self.cur[i];
+        let vr = (x - self.prev[i]).raw();
+        let rem = &mut self.rem[i];
+        let damping = p.damping.raw() as i64;
+        let mut disp = [0i32; 3];
+        for c in 0..3 {
+            let total = vr[c] as i64 * damping + acc[c] + rem[c] as i64;
+            let m = (total + (1 << 11)) >> 12;
+            disp[c] = m as i32;
+            rem[c] = (total - (m << 12)) as i32;
+        }
+        let mut disp = Vec3::from_raw(disp[0], disp[1], disp[2]);
+        if disp.length_squared() > p.max_disp2 {
+            disp = clamp_len(disp, p.max_disp);
+            *rem = [0; 3];
+        }
+        self.prev[i] = x;
+        self.cur[i] = x + disp;
     }
 
     /// Clamps every particle's implied velocity `cur - prev` to
@@ -278,7 +312,7 @@ impl<const N: usize> Particles<N> {
             let d = self.cur[i] - self.prev[i];
             if d.length_squared() > p.max_disp2 {
                 self.prev[i] = self.cur[i] - clamp_len(d, p.max_disp);
-                self.rem[i] = Vec3::new(Fx2::ZERO, Fx2::ZERO, Fx2::ZERO);
+                self.rem[i] = [0; 3];
             }
         }
     }
@@ -301,7 +335,7 @@ impl<const N: usize> Particles<N> {
 
     /// Rounding remainders, for the state hash.
     #[inline]
-    pub(crate) fn remainders(&self) -> &[Vec3<Fx2>] {
+    pub(crate) fn remainders(&self) -> &[[i32; 3]] {
         &self.rem[..self.len]
     }
 }

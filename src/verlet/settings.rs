@@ -50,13 +50,13 @@ impl Settings {
     /// The defaults: gravity down at 9.81 m/s^2, damping 0.99, speed cap
     /// 25 m/s, and the solver budget picked by the stiffness-per-work
     /// measurement in `tests/verlet_stiffness.rs` (see [`super`]):
-    /// 4 iterations, 1 substep, 1 pass after collision.
+    /// 1 iteration, 1 substep, 1 pass after collision.
     pub const DEFAULT: Settings = Settings {
         gravity: Gravity::Down,
         gravity_strength: fx!(9.81),
         damping: fx!(0.99),
         max_speed: fx!(25.0),
-        iterations: 4,
+        iterations: 1,
         substeps: 1,
         post_collision_iterations: 1,
     };

@@ -1,0 +1,257 @@
+//! Constraint relaxation, pinning, speed cap, gravity modes, impulses.
+
+#[path = "verlet_support.rs"]
+mod support;
+
+use dsphys::fx;
+use dsphys::fx::{Fx1, Vec3};
+use dsphys::verlet::humanoid::HUMANOID;
+use dsphys::verlet::{
+    ConstraintDef, Constraints, Gravity, Particles, Ragdoll, Settings, StepParams,
+};
+use support::*;
+
+const REST: f64 = 0.2;
+
+/// A zig-zag chain of `n` particles whose links are stretched by `stretch`.
+fn stretched_chain(n: usize, stretch: f64) -> (Particles<16>, Constraints<16>) {
+    let mut p = Particles::<16>::new();
+    for i in 0..n {
+        let x = i as f64 * REST * stretch * 0.96;
+        let z = if i % 2 == 0 {
+            0.0
+        } else {
+            REST * stretch * 0.28
+        };
+        p.push(v(x, 1.0, z), fx!(1.0), fx!(1.0), fx!(0.05)).unwrap();
+    }
+    let mut c = Constraints::<16>::new();
+    for i in 0..n - 1 {
+        c.push(
+            &ConstraintDef::stick(i as u8, i as u8 + 1, f(REST)),
+            p.inv_masses(),
+        )
+        .unwrap();
+    }
+    (p, c)
+}
+
+fn chain_error(p: &Particles<16>) -> (f64, f64) {
+    let x = p.positions();
+    let errs: Vec<f64> = x
+        .windows(2)
+        .map(|w| (dist(w[0], w[1]) - REST).abs())
+        .collect();
+    (errs.iter().sum(), errs.iter().cloned().fold(0.0, f64::max))
+}
+
+fn relax_chain(p: &mut Particles<16>, c: &mut Constraints<16>, passes: u32) -> Vec<f64> {
+    let mut history = vec![chain_error(p).0];
+    for _ in 0..passes {
+        // The solver's view: positions only.
+        let mut x: Vec<Vec3> = p.positions().to_vec();
+        c.relax(&mut x, 1);
+        for (i, xi) in x.iter().enumerate() {
+            p.move_pinned(i, *xi);
+        }
+        history.push(chain_error(p).0);
+    }
+    history
+}
+
+#[test]
+fn relaxation_converges_monotonically_on_a_stretched_chain() {
+    for stretch in [1.05, 1.5, 3.0, 0.7] {
+        let (mut p, mut c) = stretched_chain(12, stretch);
+        let h = relax_chain(&mut p, &mut c, 400);
+        let step = 1.0 / 4096.0;
+        for (k, w) in h.windows(2).enumerate() {
+            // Non-increasing, up to one FX step per link of rounding.
+            assert!(
+                w[1] <= w[0] + 11.0 * step,
+                "stretch {stretch}: pass {k}: {} -> {}",
+                w[0],
+                w[1]
+            );
+        }
+        let (sum, max) = chain_error(&p);
+        println!(
+            "stretch {stretch}: total error {:.4} m -> after 10 passes {:.5}, 100 {:.6}, 400 {:.6} (max link {:.6} m)",
+            h[0], h[10], h[100], sum, max
+        );
+        assert!(max <= 2.0 * step, "stretch {stretch}: max link error {max}");
+    }
+}
+
+#[test]
+fn pinned_particles_never_move() {
+    let mut r: Ragdoll = Ragdoll::new(&HUMANOID, v(0.0, 0.5, 0.0));
+    let wrist = HUMANOID.particle_index("wrist_l").unwrap();
+    let ankle = HUMANOID.particle_index("ankle_r").unwrap();
+    r.pin(wrist);
+    r.pin(ankle);
+    r.apply_impulse(HUMANOID.particle_index("head").unwrap(), v(0.0, 0.0, 40.0));
+    let (pw, pa) = (r.particles.position(wrist), r.particles.position(ankle));
+    for frame in 0..600 {
+        step_in_room(&mut r, &Settings::DEFAULT);
+        assert_eq!(r.particles.position(wrist), pw, "frame {frame}");
+        assert_eq!(r.particles.position(ankle), pa, "frame {frame}");
+    }
+    // Moving a pinned particle (the stylus) puts it exactly there, and on
+    // release it keeps the velocity of its last move.
+    let target = pw + v(0.0, 0.3, 0.0);
+    r.move_pinned(wrist, target);
+    r.step(&Settings::DEFAULT);
+    assert_eq!(r.particles.position(wrist), target);
+    r.move_pinned(wrist, target + v(0.05, 0.0, 0.0));
+    r.unpin(wrist);
+    let vel = r.particles.velocity(wrist);
+    assert!((vel.x.to_f64() - 3.0).abs() < 0.01, "{vel:?}");
+}
+
+#[test]
+fn speed_cap_is_respected() {
+    let s = Settings {
+        max_speed: fx!(5.0),
+        gravity: Gravity::TowardsPoint(v(0.0, 3.0, 0.0)),
+        gravity_strength: fx!(60.0),
+        damping: Fx1::ONE,
+        ..Settings::DEFAULT
+    };
+    let mut r = tumbling_humanoid(0.5, [10.0, 0.0, 20.0], [30.0, 10.0, 0.0]);
+    let mut worst: f64 = 0.0;
+    for frame in 0..600 {
+        let before: Vec<Vec3> = r.positions().to_vec();
+        step_in_room(&mut r, &s);
+        assert!(
+            r.max_speed() <= s.max_speed,
+            "frame {frame}: {:?}",
+            r.max_speed()
+        );
+        // The implied velocity is capped: |cur - prev| <= 5 m/s / 60.
+        for i in 0..r.particles.len() {
+            let d = dist(r.particles.position(i), r.particles.prev_positions()[i]);
+            worst = worst.max(d * 60.0);
+            assert!(
+                d * 60.0 <= 5.0 + 1e-9,
+                "frame {frame} particle {i}: {} m/s",
+                d * 60.0
+            );
+        }
+        let _ = before;
+    }
+    println!("fastest implied speed {worst:.4} m/s (cap 5)");
+    assert!(worst > 4.5, "the test should reach the cap");
+}
+
+#[test]
+fn free_fall_matches_gravity_and_damping() {
+    // No constraints: one particle, gravity down, no damping: after 1 s,
+    // v = -9.81 m/s and y = y0 - g t^2 / 2 (Verlet: - g dt^2 n(n+1)/2).
+    let mut p = Particles::<1>::new();
+    p.push(v(0.0, 100.0, 0.0), fx!(1.0), fx!(1.0), Fx1::ZERO)
+        .unwrap();
+    let s = Settings {
+        damping: Fx1::ONE,
+        max_speed: fx!(1000.0),
+        ..Settings::DEFAULT
+    };
+    let sp = StepParams::new(&s);
+    for _ in 0..60 {
+        p.integrate(&sp);
+    }
+    let vy = p.velocity(0).y.to_f64();
+    let y = p.position(0).y.to_f64();
+    let exact_y = 100.0 - 9.81 / 3600.0 * 60.0 * 61.0 / 2.0;
+    println!("after 1 s: v = {vy:.4} m/s (exact -9.81), y = {y:.5} (exact {exact_y:.5})");
+    assert!((vy + 9.81).abs() < 0.015, "{vy}");
+    assert!((y - exact_y).abs() < 0.001, "{y}");
+    // Damping 0.9 per frame: terminal speed g / (60 * 0.1) = 1.635 m/s.
+    let s = Settings {
+        damping: fx!(0.9),
+        ..s
+    };
+    let sp = StepParams::new(&s);
+    for _ in 0..600 {
+        p.integrate(&sp);
+    }
+    let vy = p.velocity(0).y.to_f64();
+    let terminal = 9.81 / 60.0 / (1.0 - fx!(0.9).to_f64());
+    println!("terminal speed {vy:.4} m/s (exact {terminal:.4})");
+    assert!((vy + terminal).abs() < 0.01, "{vy}");
+}
+
+#[test]
+fn gravity_towards_a_point_pulls_there() {
+    let point = v(3.0, 2.0, -1.0);
+    let s = Settings {
+        gravity: Gravity::TowardsPoint(point),
+        ..Settings::DEFAULT
+    };
+    let mut r: Ragdoll = Ragdoll::new(&HUMANOID, v(0.0, 0.0, 0.0));
+    let d0 = dist(r.centre_of_mass(), point);
+    for _ in 0..30 {
+        r.step(&s);
+    }
+    let d1 = dist(r.centre_of_mass(), point);
+    let vel = vf(r.com_velocity());
+    let dir = vf(point - r.centre_of_mass());
+    let cos = (vel[0] * dir[0] + vel[1] * dir[1] + vel[2] * dir[2])
+        / (vel.iter().map(|c| c * c).sum::<f64>().sqrt()
+            * dir.iter().map(|c| c * c).sum::<f64>().sqrt());
+    println!("distance {d0:.3} -> {d1:.3}, velocity direction cos {cos:.4}");
+    assert!(d1 < d0 - 0.5);
+    assert!(cos > 0.99);
+}
+
+#[test]
+fn impulses_and_velocities_move_the_previous_position() {
+    let mut p = Particles::<2>::new();
+    p.push(v(0.0, 0.0, 0.0), fx!(2.0), fx!(0.5), Fx1::ZERO)
+        .unwrap();
+    p.push(v(1.0, 0.0, 0.0), fx!(1.0), Fx1::ZERO, Fx1::ZERO)
+        .unwrap();
+    p.apply_impulse(0, v(6.0, 0.0, -3.0));
+    let vel = vf(p.velocity(0));
+    assert!(
+        (vel[0] - 3.0).abs() < 0.02 && (vel[2] + 1.5).abs() < 0.02,
+        "{vel:?}"
+    );
+    assert_eq!(p.position(0), v(0.0, 0.0, 0.0), "position unchanged");
+    p.apply_impulse(1, v(6.0, 0.0, 0.0));
+    assert_eq!(p.velocity(1), Vec3::ZERO, "pinned: no change");
+    p.set_velocity(0, v(-2.0, 1.0, 0.5));
+    let vel = vf(p.velocity(0));
+    assert!(
+        (vel[0] + 2.0).abs() < 0.02 && (vel[1] - 1.0).abs() < 0.02,
+        "{vel:?}"
+    );
+    // Changing the substep count keeps the velocity in m/s.
+    p.set_substeps(3);
+    let vel3 = vf(p.velocity(0));
+    assert!(
+        (vel3[0] + 2.0).abs() < 0.05 && (vel3[2] - 0.5).abs() < 0.05,
+        "{vel3:?}"
+    );
+}
+
+#[test]
+fn substeps_fall_the_same_as_one_step() {
+    let run = |substeps: u8| {
+        let s = Settings {
+            substeps,
+            damping: Fx1::ONE,
+            ..Settings::DEFAULT
+        };
+        let mut r: Ragdoll = Ragdoll::new(&HUMANOID, v(0.0, 50.0, 0.0));
+        for _ in 0..60 {
+            r.step(&s);
+        }
+        (r.centre_of_mass().y.to_f64(), r.com_velocity().y.to_f64())
+    };
+    let (y1, v1) = run(1);
+    let (y3, v3) = run(3);
+    println!("1 substep: y {y1:.4} v {v1:.4}; 3 substeps: y {y3:.4} v {v3:.4}");
+    assert!((v1 + 9.81).abs() < 0.05 && (v3 + 9.81).abs() < 0.05);
+    assert!((y1 - y3).abs() < 0.1);
+}
