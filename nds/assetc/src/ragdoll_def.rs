@@ -201,7 +201,7 @@ pub fn parse_ragdoll(file: &str, text: &str) -> Result<RagdollDef, AssetError> {
         };
         let expect = |names: &[&str]| -> Result<(), AssetError> {
             if args.len() < names.len() {
-                let missing = names[args.len()];
+                let missing = names[args.len()].to_ascii_lowercase();
                 return Err(ctx.err(
                     format!("{keyword} field '{missing}'"),
                     format!("missing (expected: {keyword} {})", names.join(" ")),
@@ -370,10 +370,13 @@ pub fn parse_ragdoll(file: &str, text: &str) -> Result<RagdollDef, AssetError> {
     }
 
     if particles.iter().all(|p| p.mass == Fx1::ZERO) {
-        return Err(whole.err(
-            "particle field 'mass'",
-            "every particle has mass 0 (pinned): nothing could move",
-        ));
+        let first = &particles[0];
+        return Err(AssetError {
+            file: file.to_string(),
+            line: first.line,
+            field: format!("particle '{}' field 'mass'", first.name),
+            message: "every particle has mass 0 (pinned): nothing could move".into(),
+        });
     }
 
     // Connectivity through sticks and ranges (union-find).
