@@ -5,7 +5,8 @@
 //! - [`parse_ragdoll`]: text to a validated [`RagdollDef`] (also the
 //!   host-side loader for tests: [`RagdollDef::with_engine_def`]).
 //! - [`emit_ragdoll_rs`]: a [`RagdollDef`] to Rust source.
-//! - [`load_ragdoll`]: reads a file and parses it.
+//! - [`load_ragdoll`]: reads a file and parses it; [`ragdoll_rs_from_file`]
+//!   does both and emits (for a `build.rs`).
 //!
 //! Floats are used here, on the host, at build time only: each number is
 //! rounded once to FX32 (nearest), and rest lengths are computed from the
@@ -418,6 +419,12 @@ pub fn parse_ragdoll(file: &str, text: &str) -> Result<RagdollDef, AssetError> {
         particles,
         constraints,
     })
+}
+
+/// Reads, validates and emits a ragdoll file in one go (for a `build.rs`):
+/// `include!` the result to get `pub static NAME`.
+pub fn ragdoll_rs_from_file(path: &Path, name: &str) -> Result<String, AssetError> {
+    Ok(emit_ragdoll_rs(name, &load_ragdoll(path)?))
 }
 
 /// Rust source for `pub static NAME: dsphys::verlet::RagdollDef<'static>`
