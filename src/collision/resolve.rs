@@ -1,0 +1,225 @@
+//! The Verlet response: move a particle to its contact, slide, rub.
+//!
+//! A Verlet particle's velocity is `cur - prev`. [`collide_particle`]
+//! sweeps the particle's sphere from `prev` to `cur`; at a contact it puts
+//! the sphere there (plus [`SKIN`]), removes the into-surface part of the
+//! rest of the motion and of the velocity, applies Coulomb friction to the
+//! tangential part, and sweeps the rest of the motion again, up to
+//! [`MAX_CONTACTS`] times (sliding along a wall into a corner). A contact
+//! beyond that stops the particle where it touches, so it never tunnels.
+
+use crate::fx::{Fx1, Fx2, Fx3, Vec3};
+
+use super::sweep::{sweep_sphere_triangle, Contact, Hit};
+use super::tree::CollisionWorld;
+use super::triangle::Triangle;
+use super::{MAX_CONTACTS, MAX_STEP, SKIN};
+
+/// Collides one Verlet particle (a sphere of `radius`) with the world.
+///
+/// `prev` is where the particle was at the start of the step (it must not
+/// be inside the world; one less than a radius deep is pushed out) and
+/// `cur` where integration and constraints put it. On return `cur` is the
+/// resolved position and `prev` is rewritten so that `cur - prev` is the
+/// velocity after the contacts: into-surface motion removed, tangential
+/// motion reduced by Coulomb friction with coefficient `friction`
+/// (0 = ice; 1 stops a particle whose tangential speed is below its
+/// normal speed). Returns the first contact of the step.
+///
+/// A step longer than `MAX_STEP` per axis is shortened to it.
+#[inline]
+pub fn collide_particle(
+    world: &CollisionWorld,
+    prev: &mut Vec3,
+    cur: &mut Vec3,
+    radius: Fx1,
+    friction: Fx1,
+) -> Option<Contact> {
+    resolve_with(
+        world,
+        prev,
+        cur,
+        radius,
+        friction,
+        sweep_sphere_triangle,
+        |_| {},
+    )
+}
+
+/// [`collide_particle`], also giving `path` every position the centre
+/// passes through: the start, each resolved contact, the end. The path is
+/// what a tunnelling check needs.
+pub fn collide_particle_path(
+    world: &CollisionWorld,
+    prev: &mut Vec3,
+    cur: &mut Vec3,
+    radius: Fx1,
+    friction: Fx1,
+    path: impl FnMut(Vec3),
+) -> Option<Contact> {
+    resolve_with(
+        world,
+        prev,
+        cur,
+        radius,
+        friction,
+        sweep_sphere_triangle,
+        path,
+    )
+}
+
+/// Candidate triangles gathered once per particle (more fall back to a
+/// tree query per sweep).
+const CANDIDATES: usize = 48;
+
+/// The resolve loop, generic over the narrow phase (the tracked sweep or
+/// the naive one of the precision benchmark).
+#[inline]
+pub(crate) fn resolve_with<S, P>(
+    world: &CollisionWorld,
+    prev: &mut Vec3,
+    cur: &mut Vec3,
+    radius: Fx1,
+    friction: Fx1,
+    narrow: S,
+    mut path: P,
+) -> Option<Contact>
+where
+    S: Fn(&Triangle, Vec3, Vec3, Fx1) -> Option<Hit>,
+    P: FnMut(Vec3),
+{
+    let start0 = *prev;
+    let lim = MAX_STEP.raw();
+    let v = (*cur - start0).map(|c| Fx1::from_raw(c.raw().clamp(-lim, lim))); // FX1: the motion
+    let mut end = start0 + v;
+    let mut vel = v; // FX1: the velocity, cur - prev
+
+    // Every position of the step stays within |v| (plus skins) of the
+    // start: each response is a projection, which only shortens the rest
+    // of the motion. One tree query for that box serves every sweep.
+    let [vx, vy, vz] = v.raw();
+    let reach =
+        radius.raw() + vx.abs() + vy.abs() + vz.abs() + (MAX_CONTACTS as i32 + 2) * SKIN.raw() + 4;
+    let reach = Vec3::from_raw(reach, reach, reach);
+    let mut cand = [0u16; CANDIDATES];
+    let mut count = 0usize;
+    world.for_each_in_box(start0 - reach, start0 + reach, |ix| {
+        if count < CANDIDATES {
+            cand[count] = ix as u16;
+        }
+        count += 1;
+    });
+
+    let mut start = start0;
+    path(start);
+    let mut first = None;
+    for round in 0..=MAX_CONTACTS {
+        let hit = if count <= CANDIDATES {
+            first_hit(world, &cand[..count], start, end, radius, &narrow)
+        } else {
+            let (lo, hi) = CollisionWorld::swept_box(start, end, radius);
+            let mut best: Option<Contact> = None;
+            world.for_each_in_box(lo, hi, |ix| {
+                consider(world, ix, start, end, radius, &narrow, &mut best)
+            });
+            best
+        };
+        let Some(contact) = hit else { break };
+        if first.is_none() {
+            first = Some(contact);
+        }
+        let nrm = contact.hit.normal; // FX1 unit
+        let at = contact.hit.center + (nrm * SKIN).lower(); // FX1: off the surface by the skin
+        let k = friction_scale(vel, nrm, friction); // FX1
+        vel = respond(vel, nrm, k);
+        start = at;
+        path(at);
+        if round == MAX_CONTACTS {
+            end = at; // out of contacts: stop where it touches
+            break;
+        }
+        end = at + respond(end - contact.hit.center, nrm, k);
+    }
+    path(end);
+    *cur = end;
+    *prev = end - vel;
+    first
+}
+
+#[inline]
+fn first_hit<S>(
+    world: &CollisionWorld,
+    cand: &[u16],
+    start: Vec3,
+    end: Vec3,
+    r: Fx1,
+    narrow: &S,
+) -> Option<Contact>
+where
+    S: Fn(&Triangle, Vec3, Vec3, Fx1) -> Option<Hit>,
+{
+    let (lo, hi) = CollisionWorld::swept_box(start, end, r);
+    let (lo, hi) = (lo.raw(), hi.raw());
+    let mut best: Option<Contact> = None;
+    for &ix in cand {
+        if world.tris[ix as usize].overlaps_box(&lo, &hi) {
+            consider(world, ix as u32, start, end, r, narrow, &mut best);
+        }
+    }
+    best
+}
+
+#[inline]
+fn consider<S>(
+    world: &CollisionWorld,
+    ix: u32,
+    start: Vec3,
+    end: Vec3,
+    r: Fx1,
+    narrow: &S,
+    best: &mut Option<Contact>,
+) where
+    S: Fn(&Triangle, Vec3, Vec3, Fx1) -> Option<Hit>,
+{
+    if let Some(hit) = narrow(&world.tris[ix as usize], start, end, r) {
+        let c = Contact { tri: ix, hit };
+        if best.is_none_or(|b| c.before(&b)) {
+            *best = Some(c);
+        }
+    }
+}
+
+/// Coulomb friction as a scale for the tangential part of `vel` at a
+/// surface with unit normal `nrm`: `1 - mu |v_n| / |v_t|`, clamped to
+/// `[0, 1]`; 1 when `vel` does not move into the surface.
+#[inline]
+fn friction_scale(vel: Vec3, nrm: Vec3, mu: Fx1) -> Fx1 {
+    let vn = vel.dot(nrm); // FX2: normal speed, negative into the surface
+    if vn >= Fx2::ZERO || mu <= Fx1::ZERO {
+        return Fx1::ONE;
+    }
+    let vt = vel - (nrm * vn).map(Fx3::lower_to_fx1); // FX1 (FX1·FX2 = FX3 lowered): tangential part
+    let vt2 = vt.dot(vt); // FX2: |v_t|^2
+    let budget = (mu * -vn).lower_to_fx1(); // FX1 (FX3 lowered): speed friction can take away
+    if vt2 <= budget * budget {
+        return Fx1::ZERO; // FX2 <= FX2: sticks
+    }
+    let len = vt2.sqrt(); // FX1: |v_t| > budget >= 0
+    Fx1::ONE - budget.div_fx1(len) // FX1
+}
+
+/// `x` with its into-surface part removed and its tangential part scaled
+/// by `k`; unchanged when `x` does not move into the surface.
+#[inline]
+fn respond(x: Vec3, nrm: Vec3, k: Fx1) -> Vec3 {
+    let xn = x.dot(nrm); // FX2
+    if xn >= Fx2::ZERO {
+        return x;
+    }
+    let xt = x - (nrm * xn).map(Fx3::lower_to_fx1); // FX1: tangential part
+    if k == Fx1::ONE {
+        xt
+    } else {
+        (xt * k).lower() // FX1 (FX2 lowered)
+    }
+}

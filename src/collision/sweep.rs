@@ -1,0 +1,489 @@
+//! Swept sphere against a triangle (face, edges, vertices) and a world.
+//!
+//! The sphere's centre moves from `p0` to `p1 = p0 + v` over the step;
+//! the time of impact is the fraction of the step in `[0, 1]`, computed as
+//! an FX2 value (24 fraction bits, `Hit::t_fine`) and given as FX1
+//! (`Hit::t`), both rounded **down**, so that the sphere at `t` does not
+//! penetrate.
+//!
+//! Powers (see `fx::power`): FX1 positions and lengths; FX2 unit vectors
+//! (`Dir2`), squared lengths and dot products of FX1 vectors, and times;
+//! FX3 signed distances `p · n`; FX4 squared distances of FX2 offsets;
+//! FX5 products of an FX3 distance with an FX2 time or direction.
+//! Roundings are explicit `lower` calls: an edge's offset `u x w` is kept
+//! to 2^-24 units (FX3 -> FX2) before it is squared, so the edge test is
+//! as exact as the face and vertex tests; positions handed back (the
+//! centre at `t`, touching points) are rounded to FX1.
+
+use crate::fx::{Fx1, Fx2, Fx3, Fx4, Fx5, Vec3};
+
+use super::tree::CollisionWorld;
+use super::triangle::{unit_raw, Triangle};
+
+/// Which part of a triangle was touched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Feature {
+    /// The inside of the face.
+    Face,
+    /// Edge `i`, from `v[i]` to `v[i+1]`.
+    Edge(u8),
+    /// Vertex `i`.
+    Vertex(u8),
+}
+
+/// The first contact of a swept sphere with a triangle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Hit {
+    /// Time of impact as a fraction of the step, FX1 in `[0, 1]`, rounded
+    /// down. Zero for a sphere that starts overlapping.
+    pub t: Fx1,
+    /// The same time with 24 fraction bits (FX2), rounded down; contacts
+    /// are ordered by it.
+    pub t_fine: Fx2,
+    /// Where the centre should be: at `t` on the path, or for a sphere
+    /// that starts overlapping, the start pushed out along `normal` to
+    /// exactly touching.
+    pub center: Vec3,
+    /// The touching point on the triangle.
+    pub point: Vec3,
+    /// Unit FX1 normal, from the triangle towards the centre.
+    pub normal: Vec3,
+    /// How deep the sphere started inside the triangle (zero when it did
+    /// not start overlapping).
+    pub depth: Fx1,
+    /// The part of the triangle touched.
+    pub feature: Feature,
+}
+
+impl Hit {
+    /// The order of contacts: earlier first, then the deeper overlap.
+    #[inline]
+    pub fn before(&self, other: &Hit) -> bool {
+        self.t_fine < other.t_fine || (self.t_fine == other.t_fine && self.depth > other.depth)
+    }
+}
+
+/// A [`Hit`] with the index of the world triangle it is on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Contact {
+    /// Index into the world's `tris`.
+    pub tri: u32,
+    /// The contact.
+    pub hit: Hit,
+}
+
+impl Contact {
+    /// The world's order of contacts: [`Hit::before`], then the lower
+    /// triangle index (so the answer does not depend on the tree).
+    #[inline]
+    pub fn before(&self, other: &Contact) -> bool {
+        if self.hit.before(&other.hit) {
+            true
+        } else if other.hit.before(&self.hit) {
+            false
+        } else {
+            self.tri < other.tri
+        }
+    }
+}
+
+/// How far (raw FX1 steps, in the projection plane) outside its edges a
+/// touching point still counts as on the face.
+const FACE_TOL: i32 = 1;
+
+/// How far behind a plane a touching centre may be and still count as in
+/// front (rounding of the centre), FX5: 2 raw FX1 steps.
+const FRONT_TOL: Fx5 = Fx5::from_raw(2 << 48);
+
+/// `num / den` as an FX2 fraction in `[0, 1]`, truncated (`num`, `den`
+/// FX3; `den > 0`; `num < den <= 4` units keeps the FX5 numerator in
+/// range).
+#[inline]
+fn fraction(num: Fx3, den: Fx3) -> Fx2 {
+    if num <= Fx3::ZERO {
+        return Fx2::ZERO;
+    }
+    if num >= den {
+        return Fx2::ONE;
+    }
+    num.raise().raise() / den // FX5 / FX3 = FX2
+}
+
+/// `num / den` as an FX2 fraction, for `0 <= num <= den` in FX2
+/// (`den <= 16` units keeps the FX4 numerator in range).
+#[inline]
+fn fraction2(num: Fx2, den: Fx2) -> Fx2 {
+    if num <= Fx2::ZERO {
+        return Fx2::ZERO;
+    }
+    num.raise().raise() / den // FX4 / FX2 = FX2
+}
+
+/// The FX1 time handed out: the FX2 time rounded down.
+#[inline]
+fn coarse(t: Fx2) -> Fx1 {
+    Fx1::from_raw((t.raw() >> 12) as i32)
+}
+
+/// `p0 + v t` rounded to FX1 (FX1·FX2 = FX3, lowered once).
+#[inline]
+fn at(p0: Vec3, v: Vec3, t: Fx2) -> Vec3 {
+    p0 + (v * t).map(Fx3::lower_to_fx1)
+}
+
+/// The unit FX1 vector along an integer vector of any power.
+#[inline]
+fn unit(c: [i64; 3]) -> Option<Vec3> {
+    unit_raw(c, 12).map(|[x, y, z]| Vec3::from_raw(x, y, z))
+}
+
+#[inline]
+fn raw3<T: Copy>(v: Vec3<T>, f: impl Fn(T) -> i64) -> [i64; 3] {
+    [f(v.x), f(v.y), f(v.z)]
+}
+
+/// A hit at FX2 time `t`.
+#[inline]
+fn hit(t: Fx2, center: Vec3, point: Vec3, normal: Vec3, depth: Fx1, feature: Feature) -> Hit {
+    Hit {
+        t: coarse(t),
+        t_fine: t,
+        center,
+        point,
+        normal,
+        depth,
+        feature,
+    }
+}
+
+/// Swept sphere (radius `r`, centre `p0 -> p1`) against one triangle.
+///
+/// Returns the first contact with the face, an edge or a vertex, or the
+/// overlap of a sphere that starts within `r` of the triangle (`t = 0`,
+/// `center` pushed out). One-sided: a centre more than `r` behind the
+/// plane, or touching an edge or vertex from behind, is ignored.
+///
+/// Needs `r <= MAX_RADIUS`, `|p1 - p0|` at most `MAX_STEP` per axis and
+/// coordinates within `WORLD_LIMIT`.
+pub fn sweep_sphere_triangle(tri: &Triangle, p0: Vec3, p1: Vec3, r: Fx1) -> Option<Hit> {
+    debug_assert!(r >= Fx1::ZERO && r <= super::MAX_RADIUS);
+    let n = tri.n.fx2(); // FX2: unit normal
+    let r3 = Fx3::from(r); // FX3: r as a distance along n (|n| = 1)
+    let s0 = tri.signed_distance(p0); // FX3: signed distance of the start
+    if s0 < -r3 {
+        return None; // more than r behind: one-sided
+    }
+    let v = p1 - p0; // FX1: the motion
+    let sv = v.dot(n); // FX3: change of the signed distance over the step
+    let s1 = s0 + sv; // FX3: signed distance of the end
+    if s0 >= r3 {
+        if s1 >= r3 {
+            return None; // never within r of the plane: the cheap rejection
+        }
+        // Touches the plane at t = (s0 - r) / (s0 - s1).
+        let t = fraction(s0 - r3, -sv); // FX2
+        let c = at(p0, v, t); // FX1: centre at t
+        let nr = (n * r).map(Fx3::lower_to_fx1); // FX1 (FX3 lowered): n r
+        let q = c - nr; // FX1: the touching point on the plane
+                        // A touching point within a raw step or two outside an edge counts
+                        // as the face (the face, edge and vertex tests round differently;
+                        // this keeps a gap from opening between them).
+        if tri.contains_projected_within(q, FACE_TOL) {
+            return Some(hit(t, c, q, tri.normal(), Fx1::ZERO, Feature::Face));
+        }
+        // The touching point is off the face: an edge or a vertex may be
+        // hit, or the touching point may still move onto the face later
+        // (the moment it does, the sphere touches the edge it crosses; the
+        // exact edge test finds that contact earlier, this caps rounding).
+        let mut best = sweep_features(tri, p0, v, r, s0, sv);
+        // FX1: the end's projection on the plane (FX2·FX3 = FX5 lowered;
+        // |s1| < 8 units). The projection moves linearly, as q does.
+        let q1 = p1 - (n * s1).map(Fx5::lower_to_fx1);
+        if let Some(entry) = face_entry(tri, q, q1, t, Fx2::ONE, p0, v, r, s0, sv) {
+            if best.is_none_or(|h| entry.before(&h)) {
+                best = Some(entry);
+            }
+        }
+        return best;
+    }
+    // Starts within r of the plane. Inside the face: overlap, push out.
+    let q = p0 - (n * s0).map(Fx5::lower_to_fx1); // FX1 (FX2·FX3 = FX5 lowered; |s0| < r <= 1)
+    if tri.contains_projected(q) {
+        let depth = (r3 - s0).lower_to_fx1(); // FX1 (FX3 lowered): r - s0
+        let nr = (n * r).map(Fx3::lower_to_fx1); // FX1
+        return Some(hit(
+            Fx2::ZERO,
+            q + nr,
+            q,
+            tri.normal(),
+            depth,
+            Feature::Face,
+        ));
+    }
+    let mut best = sweep_features(tri, p0, v, r, s0, sv);
+    if s0 >= Fx3::ZERO {
+        // Within the slab until the end of the step or until it leaves it.
+        let tb = if s1 < r3 {
+            Fx2::ONE
+        } else {
+            fraction(r3 - s0, sv)
+        }; // FX2
+        let cb = at(p0, v, tb); // FX1: centre at tb
+        let sb = tri.signed_distance(cb); // FX3, |sb| <= r + a step
+        let qb = cb - (n * sb).map(Fx5::lower_to_fx1); // FX1: its projection
+        if let Some(entry) = face_entry(tri, q, qb, Fx2::ZERO, tb, p0, v, r, s0, sv) {
+            if best.is_none_or(|h| entry.before(&h)) {
+                best = Some(entry);
+            }
+        }
+    }
+    best
+}
+
+/// True when the centre at FX2 time `t` is in front of the plane (to
+/// `FRONT_TOL`): FX5 `s0 + sv t`, exact.
+#[inline]
+fn in_front(s0: Fx3, sv: Fx3, t: Fx2) -> bool {
+    s0.raise().raise() + sv * t >= -FRONT_TOL
+}
+
+/// The moment the centre's projection, moving from `qa` (at time `ta`) to
+/// `qb` (at `tb`) in the plane while the sphere is within `r` of it,
+/// first lies on the face: the sphere then touches the edge it crossed.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn face_entry(
+    tri: &Triangle,
+    qa: Vec3,
+    qb: Vec3,
+    ta: Fx2,
+    tb: Fx2,
+    p0: Vec3,
+    v: Vec3,
+    r: Fx1,
+    s0: Fx3,
+    sv: Fx3,
+) -> Option<Hit> {
+    let (f, edge) = tri.clip_entry(qa, qb)?;
+    let t = ta + ((tb - ta) * f).lower(); // FX2 (FX3 lowered)
+    if !in_front(s0, sv, t) {
+        return None; // from behind
+    }
+    let center = at(p0, v, t); // FX1
+    let normal = tri.normal();
+    let feature = match edge {
+        Some(e) => Feature::Edge(e),
+        None => Feature::Face,
+    };
+    Some(hit(
+        t,
+        center,
+        center - (normal * r).lower(),
+        normal,
+        Fx1::ZERO,
+        feature,
+    ))
+}
+
+/// The edges and vertices. Each is a quadratic in t, solved without a
+/// discriminant above FX4.
+fn sweep_features(tri: &Triangle, p0: Vec3, v: Vec3, r: Fx1, s0: Fx3, sv: Fx3) -> Option<Hit> {
+    let [vx, vy, vz] = v.raw();
+    let vmax = vx.abs().max(vy.abs()).max(vz.abs());
+    // A contact within the step needs an offset of at most r + |v|, and
+    // |v| < 2 max|v_k|: a larger offset component rejects with no
+    // product, and this bound keeps every product below in range
+    // (offsets <= 5 units per axis: FX4 squares of FX2 offsets stay
+    // below 2^56, FX4 products of FX1 ones below 2^58).
+    let bound = r.raw() + 2 * vmax + 2;
+    let mut best: Option<Hit> = None;
+    let r2 = r.raise(); // FX2
+    let r4 = r2 * r2; // FX4: r^2
+    let bound2 = Fx2::from_raw((bound as i64) << 12); // FX2
+    for i in 0..3 {
+        let a = tri.v[i];
+        let w = p0 - a; // FX1: start relative to the edge's first vertex
+        let u = tri.u[i].fx2(); // FX2: unit edge direction
+                                // FX2 (FX3 lowered one power, 2^-24 units): u x w, the start's
+                                // offset from the edge line, turned 90 degrees about u.
+        let am = u.cross(w).lower();
+        if am.to_array().iter().any(|x| x.abs() > bound2) {
+            continue;
+        }
+        let e = tri.edge(i); // FX1: the edge
+        let ee = e.dot(e); // FX2: |e|^2
+        let aa = am.dot(am); // FX4: squared distance of the start from the line
+        if aa <= r4 {
+            // Starts inside the edge's cylinder: an overlap if beside the
+            // segment and in front.
+            let along = w.dot(e); // FX2: position along the edge times |e|
+            if along >= Fx2::ZERO && along <= ee && s0 >= Fx3::ZERO {
+                let depth = r - aa.sqrt().lower(); // FX1 (FX4 -> FX2 root, lowered)
+                let normal = edge_normal(u, w.raise()).unwrap_or(tri.normal());
+                let center = p0 + (normal * depth).lower(); // FX1
+                keep(
+                    &mut best,
+                    hit(
+                        Fx2::ZERO,
+                        center,
+                        center - (normal * r).lower(),
+                        normal,
+                        depth,
+                        Feature::Edge(i as u8),
+                    ),
+                );
+            }
+            continue;
+        }
+        let bm = u.cross(v).lower(); // FX2: change of am over the step
+        let ab = am.dot(bm); // FX4
+        if ab >= Fx4::ZERO {
+            continue; // moving away from the line, or along it
+        }
+        // Solve |am + t bm| = r without an FX8 discriminant: along bm's
+        // direction the offset is beta, across it sqrt(d2).
+        let len = bm.dot(bm).sqrt(); // FX2: |bm| (FX4 root)
+        if len <= Fx2::ZERO {
+            continue;
+        }
+        let beta = ab / len; // FX4 / FX2 = FX2: am's component along bm (< 0)
+        let d2 = aa - beta * beta; // FX4: squared closest approach
+        let h2 = r4 - d2; // FX4
+        if h2.is_negative() {
+            continue; // passes the line farther than r
+        }
+        let h = h2.sqrt() + Fx2::EPSILON; // FX2, rounded up: t errs early
+        let num = -beta - h; // FX2: t * len
+        if num > len {
+            continue; // after the step
+        }
+        let t = fraction2(num, len); // FX2
+        if best.is_some_and(|b| t > b.t_fine) {
+            continue;
+        }
+        let wt = w.map(Fx3::from) + v * t; // FX3: centre at t minus a, exact
+        let along = wt.dot(e); // FX4: position along the edge times |e|
+                               // An eighth of a raw step of slack beyond each end for the
+                               // rounding of t (FX4: 2^-15 units * |e|, |e| <= its L1 norm).
+        let e1 = e.raw().iter().map(|x| x.abs() as i64).sum::<i64>();
+        let tol = Fx4::from_raw(e1 << 21);
+        if along < -tol || along > ee.raise().raise() + tol {
+            continue; // touches the line beyond the segment: a vertex's case
+        }
+        if !in_front(s0, sv, t) {
+            continue;
+        }
+        let Some(normal) = edge_normal(u, wt.lower()) else {
+            continue;
+        };
+        let center = at(p0, v, t); // FX1
+        keep(
+            &mut best,
+            hit(
+                t,
+                center,
+                center - (normal * r).lower(),
+                normal,
+                Fx1::ZERO,
+                Feature::Edge(i as u8),
+            ),
+        );
+    }
+    let rr = r * r; // FX2: r^2
+    let vv = v.dot(v); // FX2: |v|^2
+    for i in 0..3 {
+        let a = tri.v[i];
+        let w = p0 - a; // FX1
+        if w.raw().iter().any(|&x| x.abs() > bound) {
+            continue;
+        }
+        let ww = w.dot(w); // FX2: squared distance of the start
+        let c = ww - rr; // FX2
+        if c <= Fx2::ZERO {
+            if s0 >= Fx3::ZERO {
+                let depth = r - ww.sqrt(); // FX1
+                let normal = unit(raw3(w, |x| x.raw() as i64)).unwrap_or(tri.normal());
+                let center = p0 + (normal * depth).lower(); // FX1
+                keep(
+                    &mut best,
+                    hit(
+                        Fx2::ZERO,
+                        center,
+                        a,
+                        normal,
+                        depth,
+                        Feature::Vertex(i as u8),
+                    ),
+                );
+            }
+            continue;
+        }
+        let wv = w.dot(v); // FX2
+        if wv >= Fx2::ZERO {
+            continue;
+        }
+        let disc = wv * wv - vv * c; // FX4: quarter discriminant, exact
+        if disc.is_negative() {
+            continue;
+        }
+        let root = disc.sqrt() + Fx2::EPSILON; // FX2, rounded up
+        let num = -wv - root; // FX2: t * vv
+        if num > vv {
+            continue;
+        }
+        let t = fraction2(num, vv); // FX2
+        if best.is_some_and(|b| t > b.t_fine) {
+            continue;
+        }
+        if !in_front(s0, sv, t) {
+            continue;
+        }
+        let wt = w.map(Fx3::from) + v * t; // FX3: centre at t minus the vertex, exact
+        let Some(normal) = unit(raw3(wt, |x| x.raw())) else {
+            continue;
+        };
+        let center = at(p0, v, t); // FX1
+        keep(
+            &mut best,
+            hit(t, center, a, normal, Fx1::ZERO, Feature::Vertex(i as u8)),
+        );
+    }
+    best
+}
+
+#[inline]
+fn keep(best: &mut Option<Hit>, h: Hit) {
+    if best.is_none_or(|b| h.before(&b)) {
+        *best = Some(h);
+    }
+}
+
+/// The unit normal from an edge line (unit direction `u`, FX2) to a point
+/// `w` (FX2, relative to a point of the line): `(u x w) x u`, computed as
+/// FX4 lowered once to FX3, then FX5. Needs `|u x w| < 8` units (it is
+/// about `r` here).
+#[inline]
+fn edge_normal(u: Vec3<Fx2>, w: Vec3<Fx2>) -> Option<Vec3> {
+    let perp = u.cross(w).lower(); // FX3 (FX4 lowered): offset from the line, turned
+    let dir = perp.cross(u); // FX5: the offset itself
+    unit(raw3(dir, |x| x.raw()))
+}
+
+impl CollisionWorld<'_> {
+    /// The first contact of a sphere (radius `r`) swept from `p0` to `p1`
+    /// with any triangle of the world (ties go to the lower triangle
+    /// index), or `None`. Same limits as [`sweep_sphere_triangle`].
+    pub fn sweep_sphere(&self, p0: Vec3, p1: Vec3, r: Fx1) -> Option<Contact> {
+        let (lo, hi) = CollisionWorld::swept_box(p0, p1, r);
+        let mut best: Option<Contact> = None;
+        self.for_each_in_box(lo, hi, |ix| {
+            if let Some(hit) = sweep_sphere_triangle(&self.tris[ix as usize], p0, p1, r) {
+                let c = Contact { tri: ix, hit };
+                if best.is_none_or(|b| c.before(&b)) {
+                    best = Some(c);
+                }
+            }
+        });
+        best
+    }
+}

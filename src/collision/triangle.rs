@@ -1,0 +1,312 @@
+//! World triangles with a precomputed plane, and FX2 unit vectors.
+
+use crate::divsqrt::{div_i64_i32, sqrt_u64};
+use crate::fx::power::round_shr;
+use crate::fx::{Fx1, Fx2, Fx3, Vec3};
+
+use super::WORLD_LIMIT;
+
+/// A unit vector in **FX2** (24 fraction bits), stored in `i32`
+/// (`|component| <= 2^24`), the seed's high-precision "FX32e" idea.
+///
+/// Its direction is good to about `2^-24` rad. Multiplying an FX1 value by
+/// a component gives an exact FX3 value; on the ARM9 that is one `smull`.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Debug)]
+pub struct Dir2 {
+    /// X, raw FX2.
+    pub x: i32,
+    /// Y, raw FX2.
+    pub y: i32,
+    /// Z, raw FX2.
+    pub z: i32,
+}
+
+impl Dir2 {
+    /// From raw FX2 components (the caller vouches that it is unit).
+    #[inline]
+    pub const fn from_raw(x: i32, y: i32, z: i32) -> Dir2 {
+        Dir2 { x, y, z }
+    }
+
+    /// As an FX2 vector.
+    #[inline]
+    pub fn fx2(self) -> Vec3<Fx2> {
+        Vec3::new(
+            Fx2::from_raw(self.x as i64),
+            Fx2::from_raw(self.y as i64),
+            Fx2::from_raw(self.z as i64),
+        )
+    }
+
+    /// Rounded to an FX1 unit vector (half a step per component).
+    #[inline]
+    pub fn to_fx1(self) -> Vec3 {
+        self.fx2().lower()
+    }
+
+    /// The unit vector along any integer vector (whatever its power), or
+    /// `None` for zero. Each component is within about 0.55 FX2 steps of
+    /// the exact quotient.
+    pub fn along(c: [i64; 3]) -> Option<Dir2> {
+        unit_raw(c, 24).map(|[x, y, z]| Dir2 { x, y, z })
+    }
+}
+
+/// `c * 2^out_frac / |c|` per component, rounded to nearest, or `None` for
+/// the zero vector; any component size, `out_frac <= 28`. One square root
+/// and one division (DS units).
+///
+/// Error: within `0.5 + 2^(out_frac - 29)` steps of the exact quotient.
+pub fn unit_raw(c: [i64; 3], out_frac: u32) -> Option<[i32; 3]> {
+    let bits = c[0].unsigned_abs() | c[1].unsigned_abs() | c[2].unsigned_abs();
+    if bits == 0 {
+        return None;
+    }
+    // Components to at most 2^29: |c|^2 < 2^61, and c * inv < 2^61.
+    let pre = (64 - bits.leading_zeros()).saturating_sub(29);
+    let c = c.map(|v| v >> pre);
+    let len2: u64 = c.iter().map(|v| v.unsigned_abs() * v.unsigned_abs()).sum();
+    if len2 == 0 {
+        return None;
+    }
+    // An even shift into [2^60, 2^62): the root is in [2^30, 2^31).
+    let e = (len2.leading_zeros() - 2) & !1;
+    let root = sqrt_u64(len2 << e) as i32;
+    let inv = div_i64_i32(1i64 << 61, root);
+    let shift = 61 - out_frac - e / 2;
+    Some(c.map(|v| round_shr(v * inv, shift) as i32))
+}
+
+/// Why [`Triangle::new`] refused a triangle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TriangleError {
+    /// The FX1 vertices are collinear (zero area in FX).
+    Degenerate,
+    /// A coordinate is outside `±WORLD_LIMIT`.
+    OutOfRange,
+}
+
+/// A world triangle: FX1 vertices (counter-clockwise seen from the front)
+/// and its plane, precomputed at build time.
+///
+/// All fields are plain data so that worlds are `static` tables; build
+/// them with [`Triangle::new`] (the asset compiler does, and emits
+/// [`Triangle::from_raw`] calls with the same numbers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Triangle {
+    /// The vertices, FX1.
+    pub v: [Vec3; 3],
+    /// The unit front normal, FX2 (direction of `(v1 - v0) x (v2 - v0)`).
+    pub n: Dir2,
+    /// The plane offset `n · v0`, FX3 (exact for the stored `n`).
+    pub d: Fx3,
+    /// Unit edge directions, FX2: `u[i]` along `v[i+1] - v[i]`.
+    pub u: [Dir2; 3],
+    /// The axis the inside test drops (the largest `|n|` component,
+    /// 0..=2), plus 4 when that component is negative.
+    pub proj: u8,
+}
+
+impl Triangle {
+    /// From raw numbers, as the asset compiler emits them.
+    #[allow(clippy::too_many_arguments)]
+    pub const fn from_raw(
+        v: [[i32; 3]; 3],
+        n: [i32; 3],
+        d: i64,
+        u: [[i32; 3]; 3],
+        proj: u8,
+    ) -> Triangle {
+        Triangle {
+            v: [
+                Vec3::from_raw(v[0][0], v[0][1], v[0][2]),
+                Vec3::from_raw(v[1][0], v[1][1], v[1][2]),
+                Vec3::from_raw(v[2][0], v[2][1], v[2][2]),
+            ],
+            n: Dir2::from_raw(n[0], n[1], n[2]),
+            d: Fx3::from_raw(d),
+            u: [
+                Dir2::from_raw(u[0][0], u[0][1], u[0][2]),
+                Dir2::from_raw(u[1][0], u[1][1], u[1][2]),
+                Dir2::from_raw(u[2][0], u[2][1], u[2][2]),
+            ],
+            proj,
+        }
+    }
+
+    /// Builds the triangle `a, b, c` (counter-clockwise seen from the
+    /// front), computing its plane with the DS units (so the host and the
+    /// DS get the same bits).
+    pub fn new(a: Vec3, b: Vec3, c: Vec3) -> Result<Triangle, TriangleError> {
+        let lim = WORLD_LIMIT.raw();
+        for p in [a, b, c] {
+            if p.raw().iter().any(|&x| x < -lim || x > lim) {
+                return Err(TriangleError::OutOfRange);
+            }
+        }
+        // FX2: the exact (unnormalised) normal.
+        let nn = (b - a).cross(c - a);
+        let n =
+            Dir2::along([nn.x.raw(), nn.y.raw(), nn.z.raw()]).ok_or(TriangleError::Degenerate)?;
+        let v = [a, b, c];
+        let mut u = [Dir2::default(); 3];
+        for (i, ui) in u.iter_mut().enumerate() {
+            let e = v[(i + 1) % 3] - v[i]; // FX1
+                                           // Non-zero: a zero edge would have made the normal zero.
+            *ui = Dir2::along(e.raw().map(|x| x as i64)).ok_or(TriangleError::Degenerate)?;
+        }
+        let d: Fx3 = a.dot(n.fx2()); // FX3 = FX1 · FX2
+        let abs = [nn.x.raw().abs(), nn.y.raw().abs(), nn.z.raw().abs()];
+        let k = if abs[0] >= abs[1] && abs[0] >= abs[2] {
+            0
+        } else if abs[1] >= abs[2] {
+            1
+        } else {
+            2
+        };
+        let neg = [nn.x, nn.y, nn.z][k].is_negative();
+        Ok(Triangle {
+            v,
+            n,
+            d,
+            u,
+            proj: k as u8 | if neg { 4 } else { 0 },
+        })
+    }
+
+    /// The unit front normal rounded to FX1.
+    #[inline]
+    pub fn normal(&self) -> Vec3 {
+        self.n.to_fx1()
+    }
+
+    /// Edge `i`: `v[i+1] - v[i]`, FX1, exact.
+    #[inline]
+    pub fn edge(&self, i: usize) -> Vec3 {
+        self.v[(i + 1) % 3] - self.v[i]
+    }
+
+    /// Signed distance of `p` from the plane, FX3 (positive in front).
+    #[inline]
+    pub fn signed_distance(&self, p: Vec3) -> Fx3 {
+        p.dot(self.n.fx2()) - self.d // FX3
+    }
+
+    /// The bounding box of the vertices.
+    pub fn bounds(&self) -> (Vec3, Vec3) {
+        let [a, b, c] = self.v.map(|p| p.raw());
+        let lo = [0, 1, 2].map(|k| a[k].min(b[k]).min(c[k]));
+        let hi = [0, 1, 2].map(|k| a[k].max(b[k]).max(c[k]));
+        (
+            Vec3::from_raw(lo[0], lo[1], lo[2]),
+            Vec3::from_raw(hi[0], hi[1], hi[2]),
+        )
+    }
+
+    /// True when the bounding box overlaps the box `[lo, hi]` (raw FX1,
+    /// inclusive). Compares only, no products.
+    #[inline]
+    pub fn overlaps_box(&self, lo: &[i32; 3], hi: &[i32; 3]) -> bool {
+        let [a, b, c] = [self.v[0].raw(), self.v[1].raw(), self.v[2].raw()];
+        for k in 0..3 {
+            if (a[k] > hi[k] && b[k] > hi[k] && c[k] > hi[k])
+                || (a[k] < lo[k] && b[k] < lo[k] && c[k] < lo[k])
+            {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// True when `q`, projected along the normal, lies inside the triangle
+    /// or on its boundary. Exact: 2D cross products in FX2 on the two axes
+    /// the normal is least aligned with.
+    #[inline]
+    pub fn contains_projected(&self, q: Vec3) -> bool {
+        self.contains_projected_within(q, 0)
+    }
+
+    /// Where a point moving from `qa` to `qb` (in the plane, seen along
+    /// the normal) first lies inside the triangle: the fraction of the way
+    /// (FX1 in `[0, 1]`, rounded down) and the edge it enters through
+    /// (`None` if `qa` is already inside), or `None` if it never does.
+    /// Exact 2D clipping in FX2; one division per edge crossed.
+    pub fn clip_entry(&self, qa: Vec3, qb: Vec3) -> Option<(Fx1, Option<u8>)> {
+        let k = (self.proj & 3) as usize;
+        let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+        let neg = self.proj & 4 != 0;
+        let (qa, qb) = (qa.raw(), qb.raw());
+        let p = [self.v[0].raw(), self.v[1].raw(), self.v[2].raw()];
+        let (mut enter, mut exit, mut edge) = (Fx1::ZERO, Fx1::ONE, None);
+        for e in 0..3 {
+            let (s, t) = (p[e], p[(e + 1) % 3]);
+            let (ei, ej) = (Fx1::from_raw(t[i] - s[i]), Fx1::from_raw(t[j] - s[j])); // FX1
+                                                                                     // FX2: the 2D cross at each end, positive on the inner side.
+            let side = |q: [i32; 3]| {
+                let c = ei * Fx1::from_raw(q[j] - s[j]) - ej * Fx1::from_raw(q[i] - s[i]);
+                if neg {
+                    -c
+                } else {
+                    c
+                }
+            };
+            let (ca, cb) = (side(qa), side(qb));
+            if ca.is_negative() && cb.is_negative() {
+                return None;
+            }
+            if ca.is_negative() {
+                let f: Fx1 = (-ca).raise() / (cb - ca); // FX3 / FX2 = FX1, crossing in
+                if f > enter {
+                    enter = f;
+                    edge = Some(e as u8);
+                }
+            } else if cb.is_negative() {
+                let f: Fx1 = ca.raise() / (ca - cb); // FX1, crossing out
+                exit = exit.min(f);
+            }
+        }
+        (enter <= exit).then_some((enter, edge))
+    }
+
+    /// [`Triangle::contains_projected`], also accepting points outside
+    /// one edge by up to about `tol` raw FX1 steps (measured in the
+    /// projection plane, at most `tol * 1.5 * sqrt(3)` in 3D) and beside
+    /// that edge: a strip along each edge, with no tips at the vertices.
+    #[inline]
+    pub fn contains_projected_within(&self, q: Vec3, tol: i32) -> bool {
+        let k = (self.proj & 3) as usize;
+        let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+        let neg = self.proj & 4 != 0;
+        let q = q.raw();
+        let p = [self.v[0].raw(), self.v[1].raw(), self.v[2].raw()];
+        let mut outside = None;
+        for e in 0..3 {
+            let (s, t) = (p[e], p[(e + 1) % 3]);
+            let (ei, ej) = (t[i] - s[i], t[j] - s[j]); // FX1: the edge, projected
+            let (qi, qj) = (q[i] - s[i], q[j] - s[j]); // FX1
+                                                       // FX2: (t - s) x (q - s) in the (i, j) plane; its sign matches
+                                                       // the normal's k component when q is on the inner side.
+            let c = Fx1::from_raw(ei) * Fx1::from_raw(qj) - Fx1::from_raw(ej) * Fx1::from_raw(qi);
+            let c = if neg { -c } else { c };
+            if c.is_negative() {
+                // FX2: tol times the edge's projected length (an L1 bound).
+                let slack = Fx1::from_raw(tol) * Fx1::from_raw(ei.abs() + ej.abs());
+                if c < -slack || outside.is_some() {
+                    return false;
+                }
+                outside = Some((ei, ej, qi, qj));
+            }
+        }
+        match outside {
+            None => true,
+            Some((ei, ej, qi, qj)) => {
+                // FX2: beside the edge, not beyond its ends.
+                let along =
+                    Fx1::from_raw(ei) * Fx1::from_raw(qi) + Fx1::from_raw(ej) * Fx1::from_raw(qj);
+                let len2 =
+                    Fx1::from_raw(ei) * Fx1::from_raw(ei) + Fx1::from_raw(ej) * Fx1::from_raw(ej);
+                along >= Fx2::ZERO && along <= len2
+            }
+        }
+    }
+}
