@@ -8,4 +8,5 @@ pub use divsqrt;
 
 pub mod collision;
 pub mod fx;
+pub mod scenario;
 pub mod verlet;
