@@ -3,6 +3,9 @@
 //! here and run, and the ROM must then reproduce each figure exactly.
 use std::fmt::Write;
 
+/// Frames of the ragdoll determinism test (scenario::ragdoll_drop_hash).
+const RAGDOLL_DROP_FRAMES: u32 = 600;
+
 /// Seeds and operation counts of the FX determinism test (selftest_hash).
 const FX_HASH_CASES: [(u32, u32); 3] = [(1, 4000), (0xDEAD_BEEF, 4000), (7, 1000)];
 
@@ -26,6 +29,11 @@ fn main() {
         let _ = writeln!(out, "    ({seed:#x}, {count}, {hash:#010x}),");
     }
     out.push_str("];\n");
+    let hash = dsphys::scenario::ragdoll_drop_hash(RAGDOLL_DROP_FRAMES);
+    let _ = writeln!(
+        out,
+        "pub const RAGDOLL_DROP: (u32, u32) = ({RAGDOLL_DROP_FRAMES}, {hash:#010x});"
+    );
     let dest = std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join("host_results.rs");
     std::fs::write(dest, out).expect("write host_results.rs");
 }

@@ -19,6 +19,7 @@ pub const ALL: &[Test] = tests![
     mailbox_layout,
     memory_setup,
     fx_selftest_hash,
+    ragdoll_drop_hash,
 ];
 
 macro_rules! check {
@@ -56,6 +57,15 @@ fn fx_selftest_hash(_: &mut Mailbox) -> Outcome {
 
 fn ok(d: Detail) -> Outcome {
     Ok(d)
+}
+
+/// The default ragdoll thrown into the room for 600 frames (integrate,
+/// relax, collide), hashed on the DS against the host's hash.
+fn ragdoll_drop_hash(_: &mut Mailbox) -> Outcome {
+    let (frames, want) = host::RAGDOLL_DROP;
+    let got = dsphys::scenario::ragdoll_drop_hash(frames);
+    check!(got == want, "DS {:#010x} host {:#010x}", got, want);
+    ok(text!(48; "{} frames, hashes equal ({:#010x})", frames, got))
 }
 
 /// xorshift32: operands spread over the whole range, with the same
