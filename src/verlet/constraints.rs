@@ -324,6 +324,8 @@ impl<const C: usize> Constraints<C> {
     /// Counts into [`Constraints::stats`] only when
     /// [`Constraints::count_stats`] is set (measurements), so that the
     /// default loop carries no counters.
+    // A per-frame loop: kept out of line so linker.ld can place it in ITCM.
+    #[inline(never)]
     pub fn relax(&mut self, x: &mut [Vec3], iterations: u32) {
         if self.count_stats {
             self.relax_impl::<true>(x, iterations);

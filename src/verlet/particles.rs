@@ -260,6 +260,8 @@ impl<const N: usize> Particles<N> {
     /// FX2, one `smull`) `+ a dt^2 + remainder` (FX2), then
     /// `move = (total + 2048) >> 12` (FX1, round half up) and the new
     /// remainder `total - (move << 12)`, in `[-2048, 2048)`.
+    // A per-frame loop: kept out of line so linker.ld can place it in ITCM.
+    #[inline(never)]
     pub fn integrate(&mut self, p: &StepParams) {
         debug_assert_eq!(p.substeps, self.substeps, "call set_substeps first");
         let g = p.g_dt2.raw();
@@ -307,6 +309,8 @@ impl<const N: usize> Particles<N> {
 
     /// Clamps every particle's implied velocity `cur - prev` to
     /// `max_disp` per substep, by moving `prev`.
+    // A per-frame loop: kept out of line so linker.ld can place it in ITCM.
+    #[inline(never)]
     pub fn clamp_velocities(&mut self, p: &StepParams) {
         for i in 0..self.len {
             let d = self.cur[i] - self.prev[i];

@@ -66,6 +66,7 @@ pub fn run_all(mb: &'static mut Mailbox) -> ! {
         crate::clock::measure_overhead() as i32,
         0,
     );
+    ragdoll_step(mb);
     memory_layout(mb);
     divider(mb);
     fx_ops(mb);
@@ -77,6 +78,86 @@ pub fn run_all(mb: &'static mut Mailbox) -> ! {
         crate::hw::video::wait_vblank();
         mb.header.frame = mb.header.frame.wrapping_add(1);
     }
+}
+
+/// Frames of the tumbling drop averaged for the ragdoll figures: the
+/// first two seconds, while it flies, hits the wall and lands.
+const RAGDOLL_FRAMES: u32 = 120;
+
+/// Cycles per phase of one ragdoll frame, summed over the frames.
+#[derive(Default)]
+struct RagdollPhases {
+    integrate: u32,
+    constraints: u32,
+    collision: u32,
+    total: u32,
+}
+
+/// The default ragdoll's frame, phase by phase: the same calls in the
+/// same order as `Ragdoll::step_with` (which the determinism test runs).
+fn time_ragdoll_frames(frames: u32) -> RagdollPhases {
+    use dsphys::scenario::{tumbling_ragdoll, ROOM};
+    use dsphys::verlet::Settings;
+    let settings = Settings::DEFAULT;
+    let mut r = tumbling_ragdoll(dsphys::fx::Vec3::ZERO);
+    let mut t = RagdollPhases::default();
+    for _ in 0..frames {
+        let t0 = timer::cycles();
+        let p = r.begin_frame(&settings);
+        for _ in 0..p.substeps {
+            let a = timer::cycles();
+            r.particles.integrate(&p);
+            let b = timer::cycles();
+            r.relax(settings.iterations);
+            let c = timer::cycles();
+            r.particles
+                .for_each_free(|_, prev, cur, radius| ROOM.collide(prev, cur, radius));
+            let d = timer::cycles();
+            r.relax(settings.post_collision_iterations);
+            r.particles.clamp_velocities(&p);
+            let e = timer::cycles();
+            t.integrate += b.wrapping_sub(a);
+            t.constraints += c.wrapping_sub(b) + e.wrapping_sub(d);
+            t.collision += d.wrapping_sub(c);
+        }
+        t.total += timer::cycles().wrapping_sub(t0);
+    }
+    core::hint::black_box(r.state_hash());
+    t
+}
+
+/// `ragdoll_step_us`: one default ragdoll, per phase and in total, as
+/// shipped (caches on, stacks in DTCM, hot code where the linker puts it).
+/// Collision is the box room until the k-d tree worlds are wired in.
+fn ragdoll_step(mb: &mut Mailbox) {
+    let t = time_ragdoll_frames(RAGDOLL_FRAMES);
+    let per_frame = |c: u32| us_x10(c / RAGDOLL_FRAMES);
+    record(mb, "ragdoll_step_us.integrate", per_frame(t.integrate), 1);
+    record(
+        mb,
+        "ragdoll_step_us.constraints",
+        per_frame(t.constraints),
+        1,
+    );
+    record(mb, "ragdoll_step_us.collision", per_frame(t.collision), 1);
+    record(mb, "ragdoll_step_us.total", per_frame(t.total), 1);
+    // The same frames with main RAM's instruction cache off: what the
+    // memory layout is worth for the real workload.
+    start::set_main_ram_icache(false);
+    let slow = time_ragdoll_frames(RAGDOLL_FRAMES);
+    start::set_main_ram_icache(true);
+    record(
+        mb,
+        "memory.ragdoll_step_as_shipped_us",
+        per_frame(t.total),
+        1,
+    );
+    record(
+        mb,
+        "memory.ragdoll_step_icache_off_us",
+        per_frame(slow.total),
+        1,
+    );
 }
 
 /// The same kernel run from ITCM, from cached main RAM, and from main RAM
