@@ -245,6 +245,13 @@ fn memory_setup(_: &mut Mailbox) -> Outcome {
         "ITCM code at {:#x}",
         f
     );
+    // linker.ld moves the engine's per-frame loops into ITCM by name.
+    let relax = dsphys::verlet::Constraints::<40>::relax as *const () as usize as u32;
+    check!(
+        (0x01FF_8000..0x0200_0000).contains(&relax),
+        "Verlet relax at {:#x}, not ITCM",
+        relax
+    );
     check!(
         runs_in_itcm(3) == 3u32.wrapping_mul(2654435761).rotate_left(7),
         "ITCM code result"
