@@ -84,54 +84,48 @@ pub fn run_all(mb: &'static mut Mailbox) -> ! {
 /// first two seconds, while it flies, hits the wall and lands.
 const RAGDOLL_FRAMES: u32 = 120;
 
-/// Cycles per phase of one ragdoll frame, summed over the frames.
-#[derive(Default)]
+/// Cycles per phase of one ragdoll frame, summed over `frames` frames of
+/// the tumbling drop, timed through the profiler exactly as the demo is.
 struct RagdollPhases {
-    integrate: u32,
-    constraints: u32,
-    collision: u32,
-    total: u32,
+    integrate: u64,
+    constraints: u64,
+    collision: u64,
+    total: u64,
 }
 
-/// The default ragdoll's frame, phase by phase: the same calls in the
-/// same order as `Ragdoll::step_with` (which the determinism test runs).
 fn time_ragdoll_frames(frames: u32) -> RagdollPhases {
-    use dsphys::scenario::{tumbling_ragdoll, ROOM};
-    use dsphys::verlet::Settings;
-    let settings = Settings::DEFAULT;
-    let mut r = tumbling_ragdoll(dsphys::fx::Vec3::ZERO);
-    let mut t = RagdollPhases::default();
+    use crate::clock::{BusClock, Profiler};
+    use crate::physics::{step_ragdoll, PhysicsPhases};
+    let mut prof = Profiler::new(BusClock);
+    let ph = PhysicsPhases::register(&mut prof);
+    let settings = dsphys::verlet::Settings::DEFAULT;
+    let mut r = dsphys::scenario::tumbling_ragdoll(dsphys::fx::Vec3::ZERO);
     for _ in 0..frames {
-        let t0 = timer::cycles();
-        let p = r.begin_frame(&settings);
-        for _ in 0..p.substeps {
-            let a = timer::cycles();
-            r.particles.integrate(&p);
-            let b = timer::cycles();
-            r.relax(settings.iterations);
-            let c = timer::cycles();
-            r.particles
-                .for_each_free(|_, prev, cur, radius| ROOM.collide(prev, cur, radius));
-            let d = timer::cycles();
-            r.relax(settings.post_collision_iterations);
-            r.particles.clamp_velocities(&p);
-            let e = timer::cycles();
-            t.integrate += b.wrapping_sub(a);
-            t.constraints += c.wrapping_sub(b) + e.wrapping_sub(d);
-            t.collision += d.wrapping_sub(c);
-        }
-        t.total += timer::cycles().wrapping_sub(t0);
+        step_ragdoll(&mut r, &settings, &mut prof, &ph);
+        prof.end_frame();
     }
     core::hint::black_box(r.state_hash());
-    t
+    let total = |id: profiler::PhaseId| {
+        prof.phases()
+            .nth(id.index())
+            .map_or(0, |(_, s)| s.total_cycles)
+    };
+    RagdollPhases {
+        integrate: total(ph.integrate),
+        constraints: total(ph.constraints),
+        collision: total(ph.collision),
+        total: total(ph.physics),
+    }
 }
 
 /// `ragdoll_step_us`: one default ragdoll, per phase and in total, as
 /// shipped (caches on, stacks in DTCM, hot code where the linker puts it).
+/// Each figure includes the profiler's own begin/end cost (about 1.5 us
+/// per phase, `profiler.overhead_cycles`).
 /// Collision is the box room until the k-d tree worlds are wired in.
 fn ragdoll_step(mb: &mut Mailbox) {
     let t = time_ragdoll_frames(RAGDOLL_FRAMES);
-    let per_frame = |c: u32| us_x10(c / RAGDOLL_FRAMES);
+    let per_frame = |c: u64| us_x10((c / RAGDOLL_FRAMES as u64) as u32);
     record(mb, "ragdoll_step_us.integrate", per_frame(t.integrate), 1);
     record(
         mb,

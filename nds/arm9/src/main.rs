@@ -13,8 +13,10 @@ mod bench;
 mod clock;
 mod console;
 mod demo;
+mod draw;
 mod font;
 mod hw;
+mod physics;
 mod profile_view;
 #[cfg(feature = "test-rom")]
 mod selftest;

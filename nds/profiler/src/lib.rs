@@ -16,6 +16,13 @@ pub trait Clock {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PhaseId(u8);
 
+impl PhaseId {
+    /// Its position in [`Profiler::phases`].
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
 /// The figures of one phase, as reported.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PhaseStats {
