@@ -80,9 +80,13 @@ run: rom venv
 bench: rom venv melonds
 	@$(call build_rom,ragdoll-bench,bench-rom)
 	@mkdir -p $(TARGET)/bench
+	@$(call build_rom,ragdoll-bench-main-ram,hot-code-in-main-ram)
 	$(RUNNER) --rom $(ROM_DIR)/ragdoll-bench.nds --emulator $(EMULATORS) --mode bench \
 	  --frames 7200 --json $(TARGET)/bench/raw.json
-	$(PY) nds/runner/bench_report.py $(TARGET)/bench/raw.json $(TARGET)/bench/report.json
+	$(RUNNER) --rom $(ROM_DIR)/ragdoll-bench-main-ram.nds --emulator $(EMULATORS) --mode bench \
+	  --frames 3600 --json $(TARGET)/bench/raw-main-ram.json
+	$(PY) nds/runner/bench_report.py $(TARGET)/bench/raw.json $(TARGET)/bench/raw-main-ram.json \
+	  $(TARGET)/bench/report.json
 
 ## make test ------------------------------------------------------------
 test: fmt-check clippy host-test rom-check runner-test emu-test
@@ -96,6 +100,7 @@ clippy: setup-rust
 	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features test-rom -- -D warnings
 	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features panic-test -- -D warnings
 	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features bench-rom -- -D warnings
+	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features hot-code-in-main-ram -- -D warnings
 	$(ROM_CARGO) clippy -q $(ARM7_ARGS) -- -D warnings
 
 host-test: setup-rust

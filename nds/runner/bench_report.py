@@ -26,6 +26,29 @@ def flatten(tree: dict, prefix: str = "") -> dict:
     return out
 
 
+def merge_runs(raws: list[dict]) -> dict:
+    """Adds each later run's bench figures to the first run's, per emulator.
+    A key measured twice is an error: no figure silently replaces another."""
+    merged = json.loads(json.dumps(raws[0]))
+    for raw in raws[1:]:
+        for name, run in raw.get("emulators", {}).items():
+            target = merged.setdefault("emulators", {}).setdefault(name, run)
+            if target is run:
+                continue
+            if "bench" not in run:
+                raise ValueError(f"{name}: no bench figures (error: {run.get('error')})")
+            have = flatten(target.setdefault("bench", {}))
+            for key, value in flatten(run["bench"]).items():
+                if key in have:
+                    raise ValueError(f"{name}: bench key {key} measured twice")
+                node = target["bench"]
+                *groups, leaf = key.split(".")
+                for g in groups:
+                    node = node.setdefault(g, {})
+                node[leaf] = value
+    return merged
+
+
 def build_report(raw: dict) -> dict:
     runs = raw.get("emulators", {})
     if not runs:
@@ -58,13 +81,16 @@ def table(report: dict) -> list[str]:
 
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("raw", help="the runner's --json output of a bench run")
+    ap.add_argument("raw", nargs="+", help="the runner's --json output of bench runs; "
+                    "the figures of later files join those of the first")
     ap.add_argument("out", help="where to write report.json")
     args = ap.parse_args(argv)
-    with open(args.raw) as f:
-        raw = json.load(f)
+    raws = []
+    for path in args.raw:
+        with open(path) as f:
+            raws.append(json.load(f))
     try:
-        report = build_report(raw)
+        report = build_report(merge_runs(raws))
     except ValueError as e:
         print(f"bench_report: {e}", file=sys.stderr)
         return 1

@@ -14,6 +14,11 @@ use mailbox::{Mailbox, RomState, MAX_BENCH};
 /// Writes one figure; `decimals` says how many of `value`'s digits are
 /// fractional (12.5 us is `record(mb, key, 125, 1)`).
 fn record(mb: &mut Mailbox, key: &str, value: i32, decimals: u32) {
+    // A truncated key could clash with another; refuse it instead.
+    assert!(
+        key.len() <= mailbox::BENCH_KEY_BYTES,
+        "bench key too long: {key}"
+    );
     let i = mb.header.bench_count as usize;
     assert!(i < MAX_BENCH, "more than {MAX_BENCH} bench records");
     mailbox::write_str(&mut mb.bench[i].key, key);
@@ -54,22 +59,10 @@ pub fn run_all(mb: &'static mut Mailbox) -> ! {
         bg,
     );
 
-    record(
-        mb,
-        "frame_budget_us",
-        timer::cycles_to_us(timer::FRAME_CYCLES) as i32,
-        0,
-    );
-    record(
-        mb,
-        "profiler.overhead_cycles",
-        crate::clock::measure_overhead() as i32,
-        0,
-    );
-    ragdoll_step(mb);
-    memory_layout(mb);
-    divider(mb);
-    fx_ops(mb);
+    #[cfg(feature = "hot-code-in-main-ram")]
+    hot_code_in_main_ram(mb);
+    #[cfg(not(feature = "hot-code-in-main-ram"))]
+    all_figures(mb);
 
     let done = text!(42; "{} figures written", mb.header.bench_count);
     draw_text(&mut screen, 0, 1, done.as_str(), rgb(60, 200, 90), bg);
@@ -78,6 +71,33 @@ pub fn run_all(mb: &'static mut Mailbox) -> ! {
         crate::hw::video::wait_vblank();
         mb.header.frame = mb.header.frame.wrapping_add(1);
     }
+}
+
+fn all_figures(mb: &mut Mailbox) {
+    let budget_us = timer::cycles_to_us(timer::FRAME_CYCLES) as i32;
+    record(mb, "frame_budget_us", budget_us, 0);
+    let overhead = crate::clock::measure_overhead() as i32;
+    record(mb, "profiler.overhead_cycles", overhead, 0);
+    ragdoll_step(mb);
+    memory_layout(mb);
+    divider(mb);
+    fx_ops(mb);
+}
+
+/// The bench ROM built with the engine's loops left in main RAM: the
+/// ragdoll frame with the instruction cache on and off, to compare with
+/// the shipped layout's `ragdoll_step_us.total`.
+#[cfg(feature = "hot-code-in-main-ram")]
+fn hot_code_in_main_ram(mb: &mut Mailbox) {
+    let per_frame = |c: u64| us_x10((c / RAGDOLL_FRAMES as u64) as u32);
+    let cached = time_ragdoll_frames(RAGDOLL_FRAMES);
+    start::set_main_ram_icache(false);
+    let uncached = time_ragdoll_frames(RAGDOLL_FRAMES);
+    start::set_main_ram_icache(true);
+    let key = "memory.ragdoll_main_ram_cached_us";
+    record(mb, key, per_frame(cached.total), 1);
+    let key = "memory.ragdoll_main_ram_uncached_us";
+    record(mb, key, per_frame(uncached.total), 1);
 }
 
 /// Frames of the tumbling drop averaged for the ragdoll figures: the
