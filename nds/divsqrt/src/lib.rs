@@ -112,7 +112,11 @@ pub fn sqrt_u64(x: u64) -> u32 {
     if x >= 1 << 62 {
         let even = backend::sqrt_u64(x >> 2) * 2;
         let odd = even + 1; // at most 2^32 - 1, so its square fits in u64
-        return if (odd as u64) * (odd as u64) <= x { odd } else { even };
+        return if (odd as u64) * (odd as u64) <= x {
+            odd
+        } else {
+            even
+        };
     }
     backend::sqrt_u64(x)
 }
@@ -151,7 +155,13 @@ mod tests {
     fn sqrt_of_large_inputs_avoids_the_unit_and_stays_exact() {
         // The melonDS case, and the edges of the split path.
         assert_eq!(sqrt_u64(9_281_730_665_748_692_759), 3_046_593_288);
-        for x in [1u64 << 62, (1 << 62) - 1, (1 << 62) + 1, u64::MAX, u64::MAX - 1] {
+        for x in [
+            1u64 << 62,
+            (1 << 62) - 1,
+            (1 << 62) + 1,
+            u64::MAX,
+            u64::MAX - 1,
+        ] {
             assert_eq!(sqrt_u64(x), soft::sqrt_u64(x), "{x}");
         }
     }
