@@ -6,6 +6,20 @@
 //! and the same one-sided rule. Where one side hits and the other does
 //! not, the sphere's closest approach must be within a hair of `r` (a
 //! grazing case that rounding may decide either way).
+//!
+//! Measured (200,000 cases, radii 0.005..1, triangles 0.05..4 units, a
+//! third grazing, a third aimed at edges or vertices; printed by the test):
+//! - the sphere's true distance from the triangle at the reported time is
+//!   `r` within 0.11 raw FX1 steps (worst penetration 0.007 steps);
+//! - hit/miss disagreements: 16, every one grazing within 0.03 steps of
+//!   `r` or on the one-sided boundary;
+//! - along the path, a contact agrees with f64 to 0.34 steps for edges and
+//!   vertices and 1.9 steps for faces (a face contact within a raw step of
+//!   an edge is taken at the plane; grazing paths magnify this);
+//! - normals: within 0.014 rad for r = 0.05, and `angle * r` (how far the
+//!   contact point moves) at most 3.4 steps for any radius.
+//! - precision benchmark: 100,000 hand sweeps, 0 tracked misses, 389 naive
+//!   misses (0.39%).
 
 use dsphys::collision::precision::{precision_benchmark, HAND_RADIUS};
 use dsphys::collision::{sweep_sphere_triangle, Feature, Triangle};
@@ -196,7 +210,7 @@ fn random_case(rng: &mut Rng) -> Option<(Triangle, [P; 3], P, P, Fx1)> {
     .ok()?;
     let t = tri.v.map(f);
     let r = if rng.next().is_multiple_of(4) {
-        Fx1::from_raw((rng.next() % 4096) as i32 + 20)
+        Fx1::from_raw((rng.next() % 4077) as i32 + 20)
     } else {
         HAND_RADIUS
     };

@@ -129,16 +129,31 @@ where
             first = Some(contact);
         }
         let nrm = contact.hit.normal; // FX1 unit
-        let at = contact.hit.center + (nrm * SKIN).lower(); // FX1: off the surface by the skin
         let k = friction_scale(vel, nrm, friction); // FX1
         vel = respond(vel, nrm, k);
+        // A particle that starts the sweep within two skins of the surface
+        // is resting on it: it stays where it is (already a skin off) and
+        // the whole motion is projected and rubbed. Otherwise it moves to
+        // the contact, a skin off, and the rest of the motion is. (Moving
+        // a resting particle to the contact and then a skin out along the
+        // normal would creep it down every slope.)
+        let before = (contact.hit.center - start).dot(nrm); // FX2: normal motion before contact
+        let resting = contact.hit.depth == Fx1::ZERO && before >= -(SKIN * 2).raise();
+        let (at, from) = if resting {
+            (start, start)
+        } else {
+            (
+                contact.hit.center + (nrm * SKIN).lower(),
+                contact.hit.center,
+            ) // FX1
+        };
         start = at;
         path(at);
         if round == MAX_CONTACTS {
             end = at; // out of contacts: stop where it touches
             break;
         }
-        end = at + respond(end - contact.hit.center, nrm, k);
+        end = at + respond(end - from, nrm, k);
     }
     path(end);
     *cur = end;

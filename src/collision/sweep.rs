@@ -18,7 +18,7 @@
 use crate::fx::{Fx1, Fx2, Fx3, Fx4, Fx5, Vec3};
 
 use super::tree::CollisionWorld;
-use super::triangle::{unit_raw, Triangle};
+use super::triangle::{unit_raw, Place, Triangle};
 
 /// Which part of a triangle was touched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -174,6 +174,7 @@ pub fn sweep_sphere_triangle(tri: &Triangle, p0: Vec3, p1: Vec3, r: Fx1) -> Opti
         return None; // more than r behind: one-sided
     }
     let v = p1 - p0; // FX1: the motion
+    let [vx, vy, vz] = v.raw();
     let sv = v.dot(n); // FX3: change of the signed distance over the step
     let s1 = s0 + sv; // FX3: signed distance of the end
     if s0 >= r3 {
@@ -188,8 +189,12 @@ pub fn sweep_sphere_triangle(tri: &Triangle, p0: Vec3, p1: Vec3, r: Fx1) -> Opti
                         // A touching point within a raw step or two outside an edge counts
                         // as the face (the face, edge and vertex tests round differently;
                         // this keeps a gap from opening between them).
-        if tri.contains_projected_within(q, FACE_TOL) {
-            return Some(hit(t, c, q, tri.normal(), Fx1::ZERO, Feature::Face));
+                        // Farther from the triangle than r plus the motion: never touches it.
+        let far = r.raw() + vx.abs() + vy.abs() + vz.abs() + 2;
+        match tri.locate(q, FACE_TOL, Some(far)) {
+            Place::Inside => return Some(hit(t, c, q, tri.normal(), Fx1::ZERO, Feature::Face)),
+            Place::Far => return None,
+            Place::Near => {}
         }
         // The touching point is off the face: an edge or a vertex may be
         // hit, or the touching point may still move onto the face later
@@ -208,18 +213,41 @@ pub fn sweep_sphere_triangle(tri: &Triangle, p0: Vec3, p1: Vec3, r: Fx1) -> Opti
     }
     // Starts within r of the plane. Inside the face: overlap, push out.
     let q = p0 - (n * s0).map(Fx5::lower_to_fx1); // FX1 (FX2·FX3 = FX5 lowered; |s0| < r <= 1)
-    if tri.contains_projected(q) {
-        let depth = (r3 - s0).lower_to_fx1(); // FX1 (FX3 lowered): r - s0
-        let nr = (n * r).map(Fx3::lower_to_fx1); // FX1
-        return Some(hit(
-            Fx2::ZERO,
-            q + nr,
-            q,
-            tri.normal(),
-            depth,
-            Feature::Face,
-        ));
+    let far = r.raw() + vx.abs() + vy.abs() + vz.abs() + 2;
+    match tri.locate(q, 0, Some(far)) {
+        Place::Inside => {
+            let depth = (r3 - s0).lower_to_fx1(); // FX1 (FX3 lowered): r - s0
+            let nr = (n * r).map(Fx3::lower_to_fx1); // FX1
+            Some(hit(
+                Fx2::ZERO,
+                q + nr,
+                q,
+                tri.normal(),
+                depth,
+                Feature::Face,
+            ))
+        }
+        Place::Far => None,
+        Place::Near => sweep_near(tri, p0, v, r, q, s0, s1, sv),
     }
+}
+
+/// A sphere starting within r of the plane, its centre's projection `q`
+/// off the face but near: the edges and vertices, and the face if the
+/// projection moves onto it while still within r.
+#[allow(clippy::too_many_arguments)]
+fn sweep_near(
+    tri: &Triangle,
+    p0: Vec3,
+    v: Vec3,
+    r: Fx1,
+    q: Vec3,
+    s0: Fx3,
+    s1: Fx3,
+    sv: Fx3,
+) -> Option<Hit> {
+    let n = tri.n.fx2(); // FX2
+    let r3 = Fx3::from(r); // FX3
     let mut best = sweep_features(tri, p0, v, r, s0, sv);
     if s0 >= Fx3::ZERO {
         // Within the slab until the end of the step or until it leaves it.

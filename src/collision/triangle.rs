@@ -223,7 +223,7 @@ impl Triangle {
     /// the normal is least aligned with.
     #[inline]
     pub fn contains_projected(&self, q: Vec3) -> bool {
-        self.contains_projected_within(q, 0)
+        self.locate(q, 0, None) == Place::Inside
     }
 
     /// Where a point moving from `qa` to `qb` (in the plane, seen along
@@ -268,45 +268,75 @@ impl Triangle {
         (enter <= exit).then_some((enter, edge))
     }
 
-    /// [`Triangle::contains_projected`], also accepting points outside
-    /// one edge by up to about `tol` raw FX1 steps (measured in the
-    /// projection plane, at most `tol * 1.5 * sqrt(3)` in 3D) and beside
-    /// that edge: a strip along each edge, with no tips at the vertices.
+    /// Where `q` (in the plane) lies, seen along the normal:
+    /// [`Place::Inside`] the triangle, or outside one edge by up to about
+    /// `tol` raw FX1 steps (in the projection plane, at most
+    /// `tol * 1.5 * sqrt(3)` in 3D) and beside that edge, a strip along
+    /// each edge with no tips at the vertices; [`Place::Far`] when it is
+    /// outside some edge by more than `far` raw steps (in 3D, in the plane;
+    /// so nothing within `far` of `q` touches the triangle); else
+    /// [`Place::Near`]. Exact 2D cross products in FX2.
     #[inline]
-    pub fn contains_projected_within(&self, q: Vec3, tol: i32) -> bool {
+    pub fn locate(&self, q: Vec3, tol: i32, far: Option<i32>) -> Place {
         let k = (self.proj & 3) as usize;
         let (i, j) = ((k + 1) % 3, (k + 2) % 3);
         let neg = self.proj & 4 != 0;
         let q = q.raw();
         let p = [self.v[0].raw(), self.v[1].raw(), self.v[2].raw()];
         let mut outside = None;
+        let mut near = false;
         for e in 0..3 {
             let (s, t) = (p[e], p[(e + 1) % 3]);
-            let (ei, ej) = (t[i] - s[i], t[j] - s[j]); // FX1: the edge, projected
-            let (qi, qj) = (q[i] - s[i], q[j] - s[j]); // FX1
-                                                       // FX2: (t - s) x (q - s) in the (i, j) plane; its sign matches
-                                                       // the normal's k component when q is on the inner side.
+            // FX1: the edge, and q from its start, projected.
+            let (ei, ej) = (t[i] - s[i], t[j] - s[j]);
+            let (qi, qj) = (q[i] - s[i], q[j] - s[j]);
+            // FX2: (t - s) x (q - s) in the (i, j) plane, made positive on
+            // the inner side: the projected distance times |e|.
             let c = Fx1::from_raw(ei) * Fx1::from_raw(qj) - Fx1::from_raw(ej) * Fx1::from_raw(qi);
             let c = if neg { -c } else { c };
             if c.is_negative() {
+                let l1 = Fx1::from_raw(ei.abs() + ej.abs()); // FX1: >= the projected |e|
+                if let Some(far) = far {
+                    // Projection only shortens distances in the plane.
+                    if c < -(Fx1::from_raw(far) * l1) {
+                        return Place::Far;
+                    }
+                }
                 // FX2: tol times the edge's projected length (an L1 bound).
-                let slack = Fx1::from_raw(tol) * Fx1::from_raw(ei.abs() + ej.abs());
-                if c < -slack || outside.is_some() {
-                    return false;
+                if c < -(Fx1::from_raw(tol) * l1) || outside.is_some() {
+                    near = true;
                 }
                 outside = Some((ei, ej, qi, qj));
             }
         }
+        if near {
+            return Place::Near;
+        }
         match outside {
-            None => true,
+            None => Place::Inside,
             Some((ei, ej, qi, qj)) => {
                 // FX2: beside the edge, not beyond its ends.
                 let along =
                     Fx1::from_raw(ei) * Fx1::from_raw(qi) + Fx1::from_raw(ej) * Fx1::from_raw(qj);
                 let len2 =
                     Fx1::from_raw(ei) * Fx1::from_raw(ei) + Fx1::from_raw(ej) * Fx1::from_raw(ej);
-                along >= Fx2::ZERO && along <= len2
+                if along >= Fx2::ZERO && along <= len2 {
+                    Place::Inside
+                } else {
+                    Place::Near
+                }
             }
         }
     }
+}
+
+/// See [`Triangle::locate`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// On the face (within the tolerance).
+    Inside,
+    /// Off the face, but perhaps near enough to touch.
+    Near,
+    /// Farther than the given distance from the triangle.
+    Far,
 }
