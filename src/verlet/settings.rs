@@ -50,19 +50,15 @@ impl Settings {
     /// The defaults: gravity down at 9.81 m/s^2, damping 0.99, speed cap
     /// 25 m/s, and the solver budget picked by the stiffness-per-work
     /// measurement in `tests/verlet_stiffness.rs` (see [`super`]):
-    /// 3 iterations, 1 substep, no pass after collision. Collision runs
-    /// last, so no relaxation pass can push a particle back out through
-    /// the world (one did, 1 cm through the floor, in `scenario`'s test);
-    /// the third iteration makes up the stiffness the pass after
-    /// collision gave (see the module docs).
+    /// 1 iteration, 1 substep, 1 pass after collision.
     pub const DEFAULT: Settings = Settings {
         gravity: Gravity::Down,
         gravity_strength: fx!(9.81),
         damping: fx!(0.99),
         max_speed: fx!(25.0),
-        iterations: 3,
+        iterations: 1,
         substeps: 1,
-        post_collision_iterations: 0,
+        post_collision_iterations: 1,
     };
 
     /// No gravity and no damping: energy is only lost to constraints.
