@@ -9,7 +9,7 @@ use crate::console::draw_text;
 use crate::hw::video::{rgb, Screen, Surface};
 use crate::hw::{start, timer};
 use crate::text;
-use mailbox::{Mailbox, RomState, MAX_BENCH};
+use mailbox::{Mailbox, MAX_BENCH};
 
 /// Writes one figure; `decimals` says how many of `value`'s digits are
 /// fractional (12.5 us is `record(mb, key, 125, 1)`).
@@ -29,7 +29,7 @@ fn record(mb: &mut Mailbox, key: &str, value: i32, decimals: u32) {
 
 /// Microseconds with one decimal, from bus cycles.
 fn us_x10(cycles: u32) -> i32 {
-    ((cycles as u64 * 10_000_000 + timer::BUS_HZ as u64 / 2) / timer::BUS_HZ as u64) as i32
+    timer::cycles_to_tenths_us(cycles) as i32
 }
 
 /// Cycles of `f`, the median of `runs` runs (robust to a stray slow run).
@@ -66,11 +66,7 @@ pub fn run_all(mb: &'static mut Mailbox) -> ! {
 
     let done = text!(42; "{} figures written", mb.header.bench_count);
     draw_text(&mut screen, 0, 1, done.as_str(), rgb(60, 200, 90), bg);
-    mb.header.state = RomState::Done as u32;
-    loop {
-        crate::hw::video::wait_vblank();
-        mb.header.frame = mb.header.frame.wrapping_add(1);
-    }
+    crate::finish(mb)
 }
 
 fn all_figures(mb: &mut Mailbox) {
@@ -91,9 +87,7 @@ fn all_figures(mb: &mut Mailbox) {
 fn hot_code_in_main_ram(mb: &mut Mailbox) {
     let per_frame = |c: u64| us_x10((c / RAGDOLL_FRAMES as u64) as u32);
     let cached = time_ragdoll_frames(RAGDOLL_FRAMES);
-    start::set_main_ram_icache(false);
-    let uncached = time_ragdoll_frames(RAGDOLL_FRAMES);
-    start::set_main_ram_icache(true);
+    let uncached = start::with_main_ram_icache_off(|| time_ragdoll_frames(RAGDOLL_FRAMES));
     let key = "memory.ragdoll_main_ram_cached_us";
     record(mb, key, per_frame(cached.total), 1);
     let key = "memory.ragdoll_main_ram_uncached_us";
@@ -157,9 +151,7 @@ fn ragdoll_step(mb: &mut Mailbox) {
     record(mb, "ragdoll_step_us.total", per_frame(t.total), 1);
     // The same frames with main RAM's instruction cache off: what the
     // memory layout is worth for the real workload.
-    start::set_main_ram_icache(false);
-    let slow = time_ragdoll_frames(RAGDOLL_FRAMES);
-    start::set_main_ram_icache(true);
+    let slow = start::with_main_ram_icache_off(|| time_ragdoll_frames(RAGDOLL_FRAMES));
     record(
         mb,
         "memory.ragdoll_step_as_shipped_us",
@@ -181,9 +173,9 @@ fn memory_layout(mb: &mut Mailbox) {
     let mut data = kernels::Particles::new();
     let itcm = median_cycles(5, || kernels::verlet_itcm(&mut data));
     let cached = median_cycles(5, || kernels::verlet_main_ram(&mut data));
-    start::set_main_ram_icache(false);
-    let uncached = median_cycles(5, || kernels::verlet_main_ram(&mut data));
-    start::set_main_ram_icache(true);
+    let uncached = start::with_main_ram_icache_off(|| {
+        median_cycles(5, || kernels::verlet_main_ram(&mut data))
+    });
     record(mb, "memory.kernel_itcm_us", us_x10(itcm), 1);
     record(mb, "memory.kernel_main_ram_cached_us", us_x10(cached), 1);
     record(

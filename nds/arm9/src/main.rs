@@ -38,3 +38,14 @@ extern "C" fn rust_start() -> ! {
     #[cfg(not(any(feature = "panic-test", feature = "test-rom", feature = "bench-rom")))]
     demo::run(hw::mailbox::init(mailbox::RomKind::Demo))
 }
+
+/// Ends a test or bench ROM: tells the runner it is done, then keeps the
+/// frame counter going so the runner can see the ROM is alive.
+#[cfg(any(feature = "test-rom", feature = "bench-rom"))]
+fn finish(mb: &mut mailbox::Mailbox) -> ! {
+    mb.header.state = mailbox::RomState::Done as u32;
+    loop {
+        hw::video::wait_vblank();
+        mb.header.frame = mb.header.frame.wrapping_add(1);
+    }
+}

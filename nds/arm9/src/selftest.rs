@@ -7,7 +7,7 @@ use crate::console::{draw_text, TextBuf};
 use crate::hw::timer;
 use crate::hw::video::{rgb, Screen, Surface};
 use crate::text;
-use mailbox::{Mailbox, RomState, TestStatus, MAX_TESTS};
+use mailbox::{Mailbox, TestStatus, MAX_TESTS};
 
 pub type Detail = TextBuf<{ mailbox::TEST_DETAIL_BYTES }>;
 pub type Outcome = Result<Detail, Detail>;
@@ -50,9 +50,5 @@ pub fn run_all(mb: &'static mut Mailbox) -> ! {
     }
     let summary = text!(42; "{} passed, {} failed", passed, failed);
     draw_text(&mut screen, 0, 16, summary.as_str(), rgb(230, 230, 230), bg);
-    mb.header.state = RomState::Done as u32;
-    loop {
-        crate::hw::video::wait_vblank();
-        mb.header.frame = mb.header.frame.wrapping_add(1);
-    }
+    crate::finish(mb)
 }

@@ -133,12 +133,19 @@ pub fn cp15_cacheable() -> (u32, u32) {
     (d, i)
 }
 
-/// Switches the instruction cache of main RAM on or off (MPU region 1's
-/// bit), so the benchmark can show what the cache buys. Invalidates the
-/// cache either way.
+/// Runs `f` with main RAM's instruction cache off (MPU region 1's bit),
+/// so the benchmark can show what the cache buys, and turns it back on
+/// afterwards. The cache is invalidated at each switch.
 #[cfg(feature = "bench-rom")]
-pub fn set_main_ram_icache(on: bool) {
-    let bits: u32 = if on { 0x02 } else { 0x00 };
+pub fn with_main_ram_icache_off<R>(f: impl FnOnce() -> R) -> R {
+    set_main_ram_icache_bits(0x00);
+    let r = f();
+    set_main_ram_icache_bits(0x02);
+    r
+}
+
+#[cfg(feature = "bench-rom")]
+fn set_main_ram_icache_bits(bits: u32) {
     // SAFETY: rewrites region 1's instruction-cacheable bit and invalidates
     // the I-cache; code keeps running because main RAM stays executable.
     unsafe {

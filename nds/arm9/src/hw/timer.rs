@@ -38,5 +38,16 @@ pub const FRAME_CYCLES: u32 = 560_190;
 
 /// Microseconds, rounded, from bus cycles (exact for any u32 input).
 pub fn cycles_to_us(cycles: u32) -> u32 {
-    ((cycles as u64 * 1_000_000 + BUS_HZ as u64 / 2) / BUS_HZ as u64) as u32
+    cycles_to_units(cycles, 1_000_000)
+}
+
+/// Tenths of a microsecond, rounded, from bus cycles (for reports with
+/// one decimal).
+#[cfg(feature = "bench-rom")]
+pub fn cycles_to_tenths_us(cycles: u32) -> u32 {
+    cycles_to_units(cycles, 10_000_000)
+}
+
+fn cycles_to_units(cycles: u32, units_per_second: u64) -> u32 {
+    ((cycles as u64 * units_per_second + BUS_HZ as u64 / 2) / BUS_HZ as u64) as u32
 }
