@@ -78,7 +78,7 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
     draw_text(
         &mut top,
         1,
-        16,
+        1,
         "A kick  START reset  SELECT pause",
         ROOM_EDGE,
         SKY,
