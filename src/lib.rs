@@ -8,5 +8,6 @@ pub use divsqrt;
 
 pub mod collision;
 pub mod fx;
+pub mod rigid;
 pub mod scenario;
 pub mod verlet;

@@ -1,0 +1,197 @@
+//! A rigid box: mass, inertia, pose and velocities, and the world-space
+//! data derived from the pose once per step (rotation matrix and inverse
+//! inertia tensor).
+
+use crate::divsqrt::div_auto;
+use crate::fx::power::{round_shr, saturate_i32};
+use crate::fx::{Fx1, Fx2, Fx3, Mat3, Quat, Vec3};
+
+use super::raise;
+
+/// The index that stands for the static world in rows and joints.
+pub const STATIC: u8 = u8::MAX;
+
+/// A box-shaped rigid body. Dynamic state is FX2 (see [`super`] for the
+/// ranges); `inv_mass == 0` makes it static or kinematic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Body {
+    /// Centre of mass, m.
+    pub pos: Vec3<Fx2>,
+    /// Orientation (body to world).
+    pub rot: Quat,
+    /// Linear velocity, m/s.
+    pub vel: Vec3<Fx2>,
+    /// Angular velocity in world axes, rad/s.
+    pub spin: Vec3<Fx2>,
+    /// Half extents of the box, m.
+    pub half: Vec3,
+    /// Mass, kg (for reports and energy; the solver uses `inv_mass`).
+    pub mass: Fx1,
+    /// 1 / mass; 0 for a static body.
+    pub inv_mass: Fx1,
+    /// Principal moments of inertia, kg m^2, in FX2 (a hand's 1e-4 is
+    /// 0.4 FX1 steps, 1700 FX2 steps).
+    pub inertia: Vec3<Fx2>,
+    /// Inverse principal moments, 1/(kg m^2), in body axes.
+    pub inv_inertia: Vec3,
+    /// Coulomb friction coefficient.
+    pub friction: Fx1,
+    /// Bodies with the same non-zero group do not collide with each other.
+    pub group: u8,
+    /// Derived: the rotation matrix of `rot`.
+    pub mat: Mat3,
+    /// Derived: `mat * diag(inv_inertia) * mat^T`.
+    pub inv_inertia_world: Mat3,
+}
+
+impl Body {
+    /// A solid box of `mass` kg (0: static) with half extents `half`,
+    /// at rest at `pos` with orientation `rot`. Mass is clamped to
+    /// `[0.05, 1000]` kg; the inverse inertia saturates at the FX1 maximum.
+    pub fn new_box(half: Vec3, mass: Fx1, pos: Vec3, rot: Quat) -> Body {
+        let (mass, inv_mass, inertia, inv_inertia) = if mass <= Fx1::ZERO {
+            (Fx1::ZERO, Fx1::ZERO, Vec3::<Fx2>::default(), Vec3::ZERO)
+        } else {
+            let mass = mass.clamp(Fx1::from_raw(205), Fx1::from_int(1000));
+            let [x, y, z] = half.to_array().map(|h| h * h);
+            // I = m (b^2 + c^2) / 3 for half extents b, c (FX3, exact).
+            let moments = [y + z, x + z, x + y].map(|s| mass * s);
+            let inertia = moments.map(|m| Fx2::from_raw(div_auto(m.raw(), 3 << 12)));
+            let inv = moments.map(inv_moment);
+            (
+                mass,
+                Fx1::ONE.div_fx1(mass),
+                Vec3::from_array(inertia),
+                Vec3::from_array(inv),
+            )
+        };
+        let mut b = Body {
+            pos: raise(pos),
+            rot,
+            vel: Vec3::default(),
+            spin: Vec3::default(),
+            half,
+            mass,
+            inv_mass,
+            inertia,
+            inv_inertia,
+            friction: crate::fx!(0.6),
+            group: 0,
+            mat: Mat3::IDENTITY,
+            inv_inertia_world: Mat3::default(),
+        };
+        b.update_derived();
+        b
+    }
+
+    /// True for a body that no impulse moves.
+    #[inline]
+    pub fn is_static(&self) -> bool {
+        self.inv_mass == Fx1::ZERO
+    }
+
+    /// The centre of mass in FX1.
+    #[inline]
+    pub fn position(&self) -> Vec3 {
+        self.pos.lower()
+    }
+
+    /// Recomputes the rotation matrix and world inverse inertia from the
+    /// pose. Each entry of the tensor is a sum of three exact FX3 terms
+    /// rounded once (error 0.5 step plus the matrix's rounding).
+    #[inline(never)]
+    pub fn update_derived(&mut self) {
+        self.mat = self.rot.to_mat3();
+        let d = self.inv_inertia.to_array();
+        let m = &self.mat;
+        let entry = |i: usize, j: usize| -> Fx1 {
+            let mut s = Fx3::ZERO;
+            for (k, dk) in d.iter().enumerate() {
+                s += m.at(i, k) * *dk * m.at(j, k);
+            }
+            s.lower_to_fx1()
+        };
+        let (a, b, c) = (entry(0, 0), entry(1, 1), entry(2, 2));
+        let (ab, ac, bc) = (entry(0, 1), entry(0, 2), entry(1, 2));
+        self.inv_inertia_world = Mat3::from_cols(
+            Vec3::new(a, ab, ac),
+            Vec3::new(ab, b, bc),
+            Vec3::new(ac, bc, c),
+        );
+    }
+
+    /// A world-space point of the body, from body-local coordinates.
+    #[inline]
+    pub fn world_point(&self, local: Vec3) -> Vec3<Fx2> {
+        self.pos + self.mat.mul_vec_exact(local)
+    }
+
+    /// A world-space direction from a body-local one (FX1).
+    #[inline]
+    pub fn world_dir(&self, local: Vec3) -> Vec3 {
+        self.mat.mul_vec(local)
+    }
+
+    /// The velocity of the body's material point at world lever `r`
+    /// (from the centre of mass).
+    #[inline]
+    pub fn point_velocity(&self, r: Vec3) -> Vec3<Fx2> {
+        self.vel + cross_fx2(self.spin, r)
+    }
+
+    /// Applies a linear impulse (N s) at world lever `r` from the centre.
+    pub fn apply_impulse(&mut self, r: Vec3, impulse: Vec3<Fx2>) {
+        if self.is_static() {
+            return;
+        }
+        self.vel += (impulse * self.inv_mass).lower();
+        self.apply_angular_impulse(cross_fx2(impulse, r).map(|c| -c));
+    }
+
+    /// Applies an angular impulse (N m s) in world axes.
+    pub fn apply_angular_impulse(&mut self, l: Vec3<Fx2>) {
+        if self.is_static() {
+            return;
+        }
+        self.spin += mul_mat_fx2(&self.inv_inertia_world, l).lower();
+    }
+
+    /// Kinetic energy in joules, for tests and reports (uses floats).
+    pub fn kinetic_energy_f64(&self) -> f64 {
+        let v = self.vel.map(|c| c.to_f64());
+        let lin = 0.5 * self.mass.to_f64() * (v.x * v.x + v.y * v.y + v.z * v.z);
+        // Angular: 0.5 w_body . I w_body, with w in body axes.
+        let wb = self.mat.transpose().mul_vec(self.spin.lower());
+        let w = wb.map(|c| c.to_f64());
+        let i = self.inertia.map(|c| c.to_f64());
+        lin + 0.5 * (i.x * w.x * w.x + i.y * w.y * w.y + i.z * w.z * w.z)
+    }
+}
+
+/// `3 / moment` as FX1 for a moment given as `mass * (b^2 + c^2)` in FX3:
+/// `1/I = 3 / moment`, raw `3 * 2^48 / moment_raw`, saturating.
+fn inv_moment(moment: Fx3) -> Fx1 {
+    if moment.raw() <= 0 {
+        return Fx1::MAX;
+    }
+    Fx1::from_raw(saturate_i32(div_auto(3i64 << 48, moment.raw())))
+}
+
+/// `a x r` for an FX2 vector and an FX1 lever, rounded to FX2.
+#[inline]
+pub fn cross_fx2(a: Vec3<Fx2>, r: Vec3) -> Vec3<Fx2> {
+    a.cross(r).lower()
+}
+
+/// `m * v` for an FX1 matrix and an FX2 vector, exact in FX3.
+#[inline]
+pub fn mul_mat_fx2(m: &Mat3, v: Vec3<Fx2>) -> Vec3<Fx3> {
+    let [a, b, c] = m.cols;
+    a * v.x + b * v.y + c * v.z
+}
+
+/// Rounds an FX2 value to FX1 raw with a plain shift (for hashing only).
+#[inline]
+pub fn fx2_to_raw1(x: Fx2) -> i32 {
+    saturate_i32(round_shr(x.raw(), 12))
+}

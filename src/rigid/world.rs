@@ -1,0 +1,267 @@
+//! A rigid-body world: fixed arrays of bodies and joints, a ground plane,
+//! and one step per frame in named phases (seed 001: no frame delays):
+//!
+//! 1. [`World::begin_step`]: gravity and damping into velocities;
+//! 2. [`World::push_joint_rows`]: motor rows, then joint and limit rows;
+//! 3. [`World::push_contact_rows`]: box-plane and box-box contacts;
+//! 4. [`World::solve`]: the Gauss-Seidel sweeps;
+//! 5. [`World::integrate`]: positions and orientations.
+//!
+//! Motors are pushed first and contacts last, so that in each sweep the
+//! hard constraints have the last word over the soft drives.
+
+use crate::fx::{Fx1, Fx2, Vec3};
+use crate::verlet::Fnv1a;
+
+use super::body::Body;
+use super::contact::{box_box, box_plane, ContactSettings, Plane};
+use super::integrate::{apply_gravity, damp, integrate};
+use super::joint::Joint;
+use super::motor::push_motor_rows;
+use super::row::Rows;
+
+/// World settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Gravity, m/s^2 (downwards).
+    pub gravity: Fx1,
+    /// Gauss-Seidel sweeps per step.
+    pub iterations: u8,
+    /// Joint error reduction per step.
+    pub joint_erp: Fx1,
+    /// Contact settings.
+    pub contact: ContactSettings,
+    /// Fraction of linear velocity kept per step.
+    pub linear_damping: Fx1,
+    /// Fraction of angular velocity kept per step.
+    pub angular_damping: Fx1,
+    /// The ground plane, if any.
+    pub ground: Option<Plane>,
+}
+
+impl Settings {
+    /// Earth gravity, a ground at y = 0, and the solver defaults chosen
+    /// by `tests/rigid_settings.rs` (see its header): 8 sweeps, joint
+    /// erp 0.2, slight damping.
+    pub const DEFAULT: Settings = Settings {
+        gravity: crate::fx!(9.81),
+        iterations: 8,
+        joint_erp: crate::fx!(0.2),
+        contact: ContactSettings::DEFAULT,
+        linear_damping: crate::fx!(0.999),
+        angular_damping: crate::fx!(0.995),
+        ground: Some(Plane::GROUND),
+    };
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings::DEFAULT
+    }
+}
+
+/// Bodies, joints and the row buffer: `B` bodies, `J` joints, `R` rows.
+#[derive(Clone, Debug)]
+pub struct World<const B: usize, const J: usize, const R: usize> {
+    bodies: [Body; B],
+    n_bodies: usize,
+    joints: [Joint; J],
+    n_joints: usize,
+    /// This step's rows (kept for inspection after a step).
+    pub rows: Rows<R>,
+    /// The settings.
+    pub settings: Settings,
+    /// Contacts found in the last step.
+    pub contacts: u16,
+}
+
+impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
+    /// An empty world.
+    pub fn new(settings: Settings) -> Self {
+        let dummy = Body::new_box(Vec3::X, Fx1::ZERO, Vec3::ZERO, crate::fx::Quat::IDENTITY);
+        let joint = Joint::ball(&[dummy], 0, 0, Vec3::ZERO, Vec3::Y, None);
+        World {
+            bodies: [dummy; B],
+            n_bodies: 0,
+            joints: [joint; J],
+            n_joints: 0,
+            rows: Rows::default(),
+            settings,
+            contacts: 0,
+        }
+    }
+
+    /// Adds a body; returns its index (`None` when full).
+    pub fn add_body(&mut self, body: Body) -> Option<u8> {
+        if self.n_bodies >= B {
+            return None;
+        }
+        self.bodies[self.n_bodies] = body;
+        self.n_bodies += 1;
+        Some((self.n_bodies - 1) as u8)
+    }
+
+    /// Adds a joint; returns its index (`None` when full).
+    pub fn add_joint(&mut self, joint: Joint) -> Option<usize> {
+        if self.n_joints >= J {
+            return None;
+        }
+        self.joints[self.n_joints] = joint;
+        self.n_joints += 1;
+        Some(self.n_joints - 1)
+    }
+
+    /// The bodies.
+    pub fn bodies(&self) -> &[Body] {
+        &self.bodies[..self.n_bodies]
+    }
+
+    /// The bodies, mutable (to push them, or teleport them).
+    pub fn bodies_mut(&mut self) -> &mut [Body] {
+        &mut self.bodies[..self.n_bodies]
+    }
+
+    /// The joints.
+    pub fn joints(&self) -> &[Joint] {
+        &self.joints[..self.n_joints]
+    }
+
+    /// The joints, mutable (motor targets and strength).
+    pub fn joints_mut(&mut self) -> &mut [Joint] {
+        &mut self.joints[..self.n_joints]
+    }
+
+    /// One full step (1/60 s).
+    pub fn step(&mut self) {
+        self.begin_step();
+        self.push_joint_rows();
+        self.push_contact_rows();
+        self.solve();
+        self.integrate();
+    }
+
+    /// Phase 1: clears the rows, adds gravity and damping.
+    #[inline(never)]
+    pub fn begin_step(&mut self) {
+        self.rows.clear();
+        let s = self.settings;
+        let bodies = &mut self.bodies[..self.n_bodies];
+        apply_gravity(bodies, s.gravity);
+        damp(bodies, s.linear_damping, s.angular_damping);
+    }
+
+    /// Phase 2: motor rows, then joint rows.
+    #[inline(never)]
+    pub fn push_joint_rows(&mut self) {
+        let bodies = &self.bodies[..self.n_bodies];
+        for j in &self.joints[..self.n_joints] {
+            push_motor_rows(j, bodies, &mut self.rows);
+        }
+        for j in &self.joints[..self.n_joints] {
+            j.push_rows(bodies, &mut self.rows, self.settings.joint_erp);
+        }
+    }
+
+    /// Phase 3: contacts with the ground and between boxes of different
+    /// groups (or group 0) that share no joint.
+    #[inline(never)]
+    pub fn push_contact_rows(&mut self) {
+        let bodies = &self.bodies[..self.n_bodies];
+        let s = &self.settings.contact;
+        let mut count = 0;
+        for i in 0..self.n_bodies {
+            if bodies[i].is_static() {
+                continue;
+            }
+            if let Some(ground) = &self.settings.ground {
+                count += box_plane(&mut self.rows, bodies, i as u8, ground, s);
+            }
+            for j in 0..self.n_bodies {
+                if j == i || (j < i && !bodies[j].is_static()) || self.exempt(i, j) {
+                    continue;
+                }
+                count += box_box(&mut self.rows, bodies, i as u8, j as u8, s);
+            }
+        }
+        self.contacts = count.min(u16::MAX as usize) as u16;
+    }
+
+    /// True when bodies `i` and `j` must not collide.
+    fn exempt(&self, i: usize, j: usize) -> bool {
+        let (gi, gj) = (self.bodies[i].group, self.bodies[j].group);
+        if gi != 0 && gi == gj {
+            return true;
+        }
+        self.joints[..self.n_joints].iter().any(|jt| {
+            let (a, b) = (jt.a as usize, jt.b as usize);
+            (a == i && b == j) || (a == j && b == i)
+        })
+    }
+
+    /// Phase 4: the solver.
+    #[inline(never)]
+    pub fn solve(&mut self) {
+        let iterations = self.settings.iterations;
+        self.rows
+            .solve(&mut self.bodies[..self.n_bodies], iterations);
+    }
+
+    /// Phase 5: positions and orientations.
+    #[inline(never)]
+    pub fn integrate(&mut self) {
+        integrate(&mut self.bodies[..self.n_bodies]);
+    }
+
+    /// Total kinetic plus potential energy (J), for tests (floats).
+    pub fn energy_f64(&self) -> f64 {
+        let g = self.settings.gravity.to_f64();
+        self.bodies()
+            .iter()
+            .map(|b| b.kinetic_energy_f64() + b.mass.to_f64() * g * b.pos.y.to_f64())
+            .sum()
+    }
+
+    /// The centre of mass of the dynamic bodies.
+    pub fn centre_of_mass(&self) -> Vec3 {
+        let mut sum = Vec3::<crate::fx::Fx3>::default();
+        let mut mass = Fx1::ZERO;
+        for b in self.bodies().iter().filter(|b| !b.is_static()) {
+            sum += b.pos * b.mass;
+            mass += b.mass;
+        }
+        if mass == Fx1::ZERO {
+            return Vec3::ZERO;
+        }
+        sum.map(|c| (c / mass).lower())
+    }
+
+    /// FNV-1a over every body's position, orientation and velocities.
+    pub fn state_hash(&self) -> u32 {
+        let mut h = Fnv1a::new();
+        for b in self.bodies() {
+            for c in [b.pos, b.vel, b.spin] {
+                for v in c.to_array() {
+                    h.write(&v.raw().to_le_bytes());
+                }
+            }
+            for q in b.rot.raw_q30() {
+                h.write(&q.to_le_bytes());
+            }
+        }
+        h.finish()
+    }
+
+    /// Largest joint separation (drift) in m.
+    pub fn max_joint_drift(&self) -> Fx1 {
+        let mut worst = Fx1::ZERO;
+        for j in self.joints() {
+            worst = worst.max(j.separation(self.bodies()).lower().length());
+        }
+        worst
+    }
+}
+
+/// An FX2 vector's length in FX1 (floor).
+pub fn length_fx2(v: Vec3<Fx2>) -> Fx1 {
+    v.lower().length()
+}
