@@ -94,7 +94,12 @@ pub fn wrap_angle(x: Fx1) -> Fx1 {
 
 /// Pushes the motor rows of `joint` (none when disabled).
 #[inline(never)]
-pub fn push_motor_rows<const R: usize>(joint: &Joint, bodies: &[Body], rows: &mut Rows<R>) {
+pub fn push_motor_rows<const R: usize>(
+    joint: &Joint,
+    bodies: &[Body],
+    rows: &mut Rows<R>,
+    key: u16,
+) {
     let m = &joint.motor;
     if !m.enabled {
         return;
@@ -104,14 +109,17 @@ pub fn push_motor_rows<const R: usize>(joint: &Joint, bodies: &[Body], rows: &mu
     match joint.kind {
         JointKind::Ball { .. } => {
             let eps = ball_error(joint, bodies);
-            for (axis, e) in [(Vec3::X, eps.x), (Vec3::Y, eps.y), (Vec3::Z, eps.z)] {
-                rows.push(Row::angular(joint.a, joint.b, axis, target(e)).bounded(-limit, limit));
+            let axes = [(Vec3::X, eps.x), (Vec3::Y, eps.y), (Vec3::Z, eps.z)];
+            for (k, (axis, e)) in axes.into_iter().enumerate() {
+                let row = Row::angular(joint.a, joint.b, axis, target(e)).bounded(-limit, limit);
+                rows.push(row.keyed(key | 8 | k as u16));
             }
         }
         JointKind::Hinge { .. } => {
             let axis = joint.world_axis(bodies).unwrap_or(Vec3::Y);
             let e = hinge_error(joint, bodies);
-            rows.push(Row::angular(joint.a, joint.b, axis, target(e)).bounded(-limit, limit));
+            let row = Row::angular(joint.a, joint.b, axis, target(e)).bounded(-limit, limit);
+            rows.push(row.keyed(key | 8));
         }
     }
 }

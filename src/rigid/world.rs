@@ -154,11 +154,16 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
     #[inline(never)]
     pub fn push_joint_rows(&mut self) {
         let bodies = &self.bodies[..self.n_bodies];
-        for j in &self.joints[..self.n_joints] {
-            push_motor_rows(j, bodies, &mut self.rows);
+        for (k, j) in self.joints[..self.n_joints].iter().enumerate() {
+            push_motor_rows(j, bodies, &mut self.rows, joint_key(k));
         }
-        for j in &self.joints[..self.n_joints] {
-            j.push_rows(bodies, &mut self.rows, self.settings.joint_erp);
+        for (k, j) in self.joints[..self.n_joints].iter().enumerate() {
+            j.push_rows(
+                bodies,
+                &mut self.rows,
+                self.settings.joint_erp,
+                joint_key(k),
+            );
         }
     }
 
@@ -259,6 +264,12 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
         }
         worst
     }
+}
+
+/// The warm-start key of joint `k`'s rows (the row number goes in the
+/// low 4 bits).
+fn joint_key(k: usize) -> u16 {
+    0x8000 | ((k as u16 & 0x7ff) << 4)
 }
 
 /// An FX2 vector's length in FX1 (floor).
