@@ -6,6 +6,7 @@
 
 pub use divsqrt;
 
+pub mod anim;
 pub mod collision;
 pub mod fx;
 pub mod rigid;

@@ -1,0 +1,135 @@
+//! Writes glTF 2.0 skeleton and clip files (for the character generator,
+//! `examples/gen_character.rs`): one embedded base64 buffer of `f32`s.
+
+use serde_json::{json, Value};
+
+use crate::gltf::{ClipSrc, SkeletonSrc};
+use crate::gltf_base64;
+
+/// Accumulates accessors over one buffer.
+struct Builder {
+    bytes: Vec<u8>,
+    views: Vec<Value>,
+    accessors: Vec<Value>,
+}
+
+impl Builder {
+    fn accessor(&mut self, ty: &str, data: &[Vec<f64>], minmax: bool) -> usize {
+        let offset = self.bytes.len();
+        for g in data {
+            for &x in g {
+                self.bytes.extend_from_slice(&(x as f32).to_le_bytes());
+            }
+        }
+        self.views.push(json!({
+            "buffer": 0, "byteOffset": offset, "byteLength": self.bytes.len() - offset
+        }));
+        let mut a = json!({
+            "bufferView": self.views.len() - 1,
+            "componentType": 5126,
+            "count": data.len(),
+            "type": ty,
+        });
+        if minmax {
+            // glTF requires min and max on animation inputs.
+            let xs: Vec<f64> = data.iter().map(|g| g[0] as f32 as f64).collect();
+            a["min"] = json!([xs.iter().cloned().fold(f64::INFINITY, f64::min)]);
+            a["max"] = json!([xs.iter().cloned().fold(f64::NEG_INFINITY, f64::max)]);
+        }
+        self.accessors.push(a);
+        self.accessors.len() - 1
+    }
+}
+
+/// `[w, x, y, z]` to glTF's `[x, y, z, w]`.
+fn xyzw(q: [f64; 4]) -> Vec<f64> {
+    vec![q[1], q[2], q[3], q[0]]
+}
+
+/// The skeleton (nodes, `skins[0]` with inverse bind matrices) and the
+/// clips, as glTF JSON text.
+pub fn gltf_text(skel: &SkeletonSrc, clips: &[ClipSrc], generator: &str) -> String {
+    let mut b = Builder {
+        bytes: Vec::new(),
+        views: Vec::new(),
+        accessors: Vec::new(),
+    };
+    let nodes: Vec<Value> = skel
+        .joints
+        .iter()
+        .enumerate()
+        .map(|(i, j)| {
+            let children: Vec<usize> = (0..skel.joints.len())
+                .filter(|&c| skel.joints[c].parent == Some(i))
+                .collect();
+            let mut n = json!({
+                "name": j.name,
+                "translation": j.bind.trans.to_vec(),
+                "rotation": xyzw(j.quat),
+            });
+            if !children.is_empty() {
+                n["children"] = json!(children);
+            }
+            n
+        })
+        .collect();
+    let ibm: Vec<Vec<f64>> = skel
+        .inverse_bind
+        .iter()
+        .map(|m| m.to_gltf_mat4().to_vec())
+        .collect();
+    let ibm = b.accessor("MAT4", &ibm, false);
+    let roots: Vec<usize> = (0..skel.joints.len())
+        .filter(|&i| skel.joints[i].parent.is_none())
+        .collect();
+    let mut animations = Vec::new();
+    for c in clips {
+        let times: Vec<Vec<f64>> = c.times.iter().map(|&t| vec![t]).collect();
+        let input = b.accessor("SCALAR", &times, true);
+        let mut samplers = Vec::new();
+        let mut channels = Vec::new();
+        let root: Vec<Vec<f64>> = c.root_trans.iter().map(|t| t.to_vec()).collect();
+        let out = b.accessor("VEC3", &root, false);
+        samplers.push(json!({"input": input, "output": out, "interpolation": "LINEAR"}));
+        channels.push(json!({"sampler": 0, "target": {"node": 0, "path": "translation"}}));
+        for t in &c.tracks {
+            let keys: Vec<Vec<f64>> = t.keys.iter().map(|&q| xyzw(q)).collect();
+            let out = b.accessor("VEC4", &keys, false);
+            samplers.push(json!({"input": input, "output": out, "interpolation": "LINEAR"}));
+            channels.push(json!({
+                "sampler": samplers.len() - 1,
+                "target": {"node": t.joint, "path": "rotation"}
+            }));
+        }
+        animations.push(json!({
+            "name": c.name,
+            "channels": channels,
+            "samplers": samplers,
+            "extras": {"looping": c.looping},
+        }));
+    }
+    let mut doc = json!({
+        "asset": {"version": "2.0", "generator": generator},
+        "scene": 0,
+        "scenes": [{"nodes": roots}],
+        "nodes": nodes,
+        "skins": [{
+            "name": skel.name,
+            "joints": (0..skel.joints.len()).collect::<Vec<_>>(),
+            "inverseBindMatrices": ibm,
+            "skeleton": roots[0],
+        }],
+        "accessors": b.accessors,
+        "bufferViews": b.views,
+        "buffers": [{
+            "byteLength": b.bytes.len(),
+            "uri": format!("data:application/octet-stream;base64,{}", gltf_base64::encode(&b.bytes)),
+        }],
+    });
+    if !animations.is_empty() {
+        doc["animations"] = json!(animations);
+    }
+    let mut text = serde_json::to_string_pretty(&doc).expect("JSON");
+    text.push('\n');
+    text
+}

@@ -1,0 +1,112 @@
+//! One animated character's per-frame buffers and the order of the
+//! stages over them (DESIGN.md's frame: animation, then after physics the
+//! brads, the expand phase and the skinning palette). Each stage is a free
+//! function over plain arrays; this only owns the arrays.
+
+use crate::fx::{Fx1, Mat4x3, Vec3};
+use crate::verlet::Fnv1a;
+
+use super::brad::{BradTable, BradTableDef};
+use super::def::{Clip, JointPose, Skeleton, MAX_JOINTS};
+use super::expand::{expand, skinning_palette};
+use super::sample::sample_clip;
+
+/// A character: skeleton, local pose, model-space matrices (world, when
+/// `placement` is the character's place in the world), skinning palette
+/// and brad table.
+#[derive(Clone, Debug)]
+pub struct Character<'a, const B: usize = 16> {
+    /// The skeleton.
+    pub skeleton: &'a Skeleton<'a>,
+    /// Local pose (the animation's output).
+    pub local: [JointPose; MAX_JOINTS],
+    /// Model-space matrix per joint.
+    pub model: [Mat4x3; MAX_JOINTS],
+    /// Skinning palette per joint.
+    pub palette: [Mat4x3; MAX_JOINTS],
+    /// The brads.
+    pub brads: BradTable<B>,
+    /// The parent of the root joint.
+    pub placement: Mat4x3,
+}
+
+impl<'a, const B: usize> Character<'a, B> {
+    /// In the bind pose at `placement`.
+    pub fn new(skeleton: &'a Skeleton<'a>, brads: &BradTableDef, placement: Mat4x3) -> Self {
+        let mut local = [JointPose::IDENTITY; MAX_JOINTS];
+        local[..skeleton.len()].copy_from_slice(skeleton.bind_pose);
+        let mut c = Character {
+            skeleton,
+            local,
+            model: [Mat4x3::IDENTITY; MAX_JOINTS],
+            palette: [Mat4x3::IDENTITY; MAX_JOINTS],
+            brads: BradTable::new(brads),
+            placement,
+        };
+        c.pose_from_animation();
+        c
+    }
+
+    /// Number of joints.
+    #[inline]
+    pub fn joints(&self) -> usize {
+        self.skeleton.len()
+    }
+
+    /// Samples `clip` at `t` seconds into the local pose.
+    pub fn animate(&mut self, clip: &Clip, t: Fx1) {
+        let n = self.joints();
+        sample_clip(self.skeleton, clip, t, &mut self.local[..n]);
+    }
+
+    /// Expand and palette from the local pose alone.
+    pub fn pose_from_animation(&mut self) {
+        let n = self.joints();
+        expand(
+            self.skeleton.parents,
+            &self.local[..n],
+            &self.placement,
+            0,
+            &mut self.model[..n],
+        );
+        skinning_palette(
+            &self.model[..n],
+            self.skeleton.inverse_bind,
+            &mut self.palette[..n],
+        );
+    }
+
+    /// The ragdoll frame: brads from the particle positions `x`, injected
+    /// into the expand phase (the other joints follow from the local
+    /// pose), then the palette.
+    pub fn pose_from_ragdoll(&mut self, x: &[Vec3]) {
+        let n = self.joints();
+        self.brads.build(x);
+        let given = self.brads.inject(&mut self.model[..n]);
+        expand(
+            self.skeleton.parents,
+            &self.local[..n],
+            &self.placement,
+            given,
+            &mut self.model[..n],
+        );
+        skinning_palette(
+            &self.model[..n],
+            self.skeleton.inverse_bind,
+            &mut self.palette[..n],
+        );
+    }
+
+    /// FNV-1a over the raw words of every model matrix and palette entry
+    /// (the ROM compares it with the host's).
+    pub fn hash(&self) -> u32 {
+        let mut h = Fnv1a::new();
+        let n = self.joints();
+        for m in self.model[..n].iter().chain(&self.palette[..n]) {
+            for w in m.to_gx_4x3() {
+                h.write(&w.to_le_bytes());
+            }
+        }
+        h.finish()
+    }
+}

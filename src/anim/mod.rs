@@ -1,0 +1,43 @@
+//! Animation (issue 5): skeletons and clips, the animation cycle of seed
+//! 004, the brad table that turns ragdoll particles into joint matrices,
+//! and the hand-over between animation and ragdoll with inherited
+//! velocity (seed 001).
+//!
+//! The cycle, one free function over plain arrays per stage:
+//! 1. keyframe blending: [`sample::sample_clip`] (a clip at a time gives
+//!    a local pose);
+//! 2. animation blending: [`blend::blend_poses`] with a
+//!    [`blend::CrossFade`] weight;
+//! 3. brads: [`brad::build_brads`] (ragdoll particles to joint matrices)
+//!    and [`brad::inject`];
+//! 4. expanding: [`expand::expand`] (local to model space; a joint in the
+//!    `given` mask keeps the matrix already there: the brad's);
+//! 5. prepare for skinning: [`expand::skinning_palette`].
+//!
+//! Animation knows brads only as "a joint whose model-space matrix is
+//! given". [`character::Character`] owns one character's arrays and runs
+//! the stages in order. [`handover`] switches to ragdoll keeping the
+//! animated velocity, and back with a fade.
+//!
+//! Data: [`humanoid`] (skeleton and idle/walk/run clips, emitted by
+//! `assetc` from `assets/characters/`) and [`humanoid_brads`] (from
+//! `assets/ragdolls/humanoid.brads`).
+
+pub mod blend;
+pub mod brad;
+pub mod character;
+pub mod def;
+pub mod expand;
+pub mod handover;
+pub mod humanoid;
+pub mod humanoid_brads;
+pub mod sample;
+pub mod velocity;
+
+pub use blend::{blend_poses, CrossFade};
+pub use brad::{build_brads, inject, Axis, Brad, BradDef, BradTable, BradTableDef};
+pub use character::Character;
+pub use def::{Clip, JointPose, Skeleton, Track, MAX_JOINTS, NO_PARENT};
+pub use expand::{expand, local_from_model, skinning_palette};
+pub use handover::{particle_targets, start_ragdoll, GetUp};
+pub use sample::sample_clip;
