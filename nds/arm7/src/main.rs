@@ -1,8 +1,18 @@
-//! The ARM7 program. It has nothing to do yet (touch input comes with the
-//! scenes), so it parks itself: interrupts off, then the BIOS Halt call in
-//! a loop, which stops the CPU instead of letting it run garbage.
+//! The ARM7 program: once per frame it reads what only the ARM7 can see
+//! (the X and Y buttons, the lid, the pen-down flag and the touch screen's
+//! position, over SPI from the touch controller) and publishes it in the
+//! shared input block (`input_block.rs`) for the ARM9.
+//!
+//! Touch positions become pixels through the calibration in the firmware's
+//! user settings (copied to 0x027FFC80 by the boot code), or through the
+//! documented default if those are missing or unusable.
 #![no_std]
 #![no_main]
+
+mod input_block;
+
+use core::ptr::{read_volatile, write_volatile};
+use input_block::{Calibration, InputBlock};
 
 core::arch::global_asm!(
     r#"
@@ -19,14 +29,123 @@ _start:
 "#
 );
 
+const VCOUNT: usize = 0x0400_0006;
+const EXTKEYIN: usize = 0x0400_0136;
+const SPICNT: usize = 0x0400_01C0;
+const SPIDATA: usize = 0x0400_01C2;
+/// Firmware user settings, touch calibration at +0x58 (GBATEK "DS Firmware
+/// User Settings"): adc_x1, adc_y1 (u16), scr_x1, scr_y1 (u8), adc_x2,
+/// adc_y2 (u16), scr_x2, scr_y2 (u8).
+const USER_SETTINGS_CALIBRATION: usize = 0x027F_FC80 + 0x58;
+
+const SPI_ENABLE: u16 = 1 << 15;
+const SPI_BUSY: u16 = 1 << 7;
+const SPI_HOLD: u16 = 1 << 11;
+const SPI_TOUCH: u16 = 2 << 8;
+const SPI_2MHZ: u16 = 1;
+/// TSC2046 control bytes: start bit, channel, 12-bit differential mode.
+const TSC_MEASURE_X: u8 = 0xD0;
+const TSC_MEASURE_Y: u8 = 0x90;
+
+fn read16(addr: usize) -> u16 {
+    // SAFETY: every address passed here is an always-mapped ARM7 I/O
+    // register or main RAM, read with the width it has.
+    unsafe { read_volatile(addr as *const u16) }
+}
+
+fn write16(addr: usize, v: u16) {
+    // SAFETY: as for read16, for the SPI registers.
+    unsafe { write_volatile(addr as *mut u16, v) }
+}
+
+fn read8(addr: usize) -> u8 {
+    // SAFETY: as for read16 (the firmware settings in main RAM).
+    unsafe { read_volatile(addr as *const u8) }
+}
+
+fn spi_wait() {
+    while read16(SPICNT) & SPI_BUSY != 0 {}
+}
+
+/// One 12-bit conversion: the control byte, then 16 clocks of result with
+/// the chip selected throughout (the result is bits 14..3 of those).
+fn tsc_read(command: u8) -> u16 {
+    spi_wait();
+    write16(SPICNT, SPI_ENABLE | SPI_HOLD | SPI_TOUCH | SPI_2MHZ);
+    write16(SPIDATA, command as u16);
+    spi_wait();
+    write16(SPIDATA, 0);
+    spi_wait();
+    let high = read16(SPIDATA) & 0xFF;
+    write16(SPICNT, SPI_ENABLE | SPI_TOUCH | SPI_2MHZ); // last byte: release
+    write16(SPIDATA, 0);
+    spi_wait();
+    let low = read16(SPIDATA) & 0xFF;
+    ((high & 0x7F) << 5) | (low >> 3)
+}
+
+fn firmware_calibration() -> Option<Calibration> {
+    let b = USER_SETTINGS_CALIBRATION;
+    let r16 = |off: usize| read8(b + off) as u16 | (read8(b + off + 1) as u16) << 8;
+    Calibration::from_user_settings(
+        [r16(0), r16(2), r16(6), r16(8)],
+        [read8(b + 4), read8(b + 5), read8(b + 10), read8(b + 11)],
+    )
+}
+
+fn wait_for_line(line: u16) {
+    while read16(VCOUNT) == line {}
+    while read16(VCOUNT) != line {}
+}
+
 #[no_mangle]
 extern "C" fn arm7_main() -> ! {
+    let (cal, source) = match firmware_calibration() {
+        Some(c) => (c, input_block::CALIBRATION_FIRMWARE),
+        None => (Calibration::DEFAULT, input_block::CALIBRATION_DEFAULT),
+    };
+    let block = input_block::ADDRESS as *mut InputBlock;
+    let mut state = InputBlock {
+        magic: input_block::MAGIC,
+        calibration: source,
+        adc: cal.adc,
+        scr: cal.scr,
+        ..InputBlock::default()
+    };
     loop {
-        // SAFETY: SWI 6 is the BIOS Halt call; it touches no memory of ours
-        // and returns (if ever) with all registers but r0-r3 preserved.
+        // Line 190: fresh input just before the ARM9's VBlank frame starts.
+        wait_for_line(190);
+        let ext = read16(EXTKEYIN);
+        // X, Y and pen are active low; the hinge bit is 1 when closed.
+        let held = !ext & (input_block::EXT_X | input_block::EXT_Y | input_block::EXT_PEN);
+        state.ext_keys = held | (ext & input_block::EXT_LID_CLOSED);
+        state.touching = 0;
+        if held & input_block::EXT_PEN != 0 {
+            let (x, y) = (tsc_read(TSC_MEASURE_X), tsc_read(TSC_MEASURE_Y));
+            // A reading of 0 (X) or 0xFFF (Y) means the pen lifted meanwhile.
+            if x != 0 && y != 0xFFF {
+                let (px, py) = cal.pixels(x, y);
+                state.raw_x = x;
+                state.raw_y = y;
+                state.px = px;
+                state.py = py;
+                state.touching = 1;
+            }
+        }
+        state.updates = state.updates.wrapping_add(1);
+        // SAFETY: ADDRESS is main RAM that nothing is linked into (see
+        // input_block.rs), always mapped on the ARM7; volatile writes keep
+        // the sequence-lock order that the ARM9 reader relies on.
         unsafe {
-            core::arch::asm!("swi 0x060000", out("r0") _, out("r1") _, out("r2") _, out("r3") _)
-        };
+            let seq = read_volatile(core::ptr::addr_of!((*block).seq));
+            write_volatile(core::ptr::addr_of_mut!((*block).seq), seq | 1);
+            state.seq = seq | 1;
+            write_volatile(block, state);
+            write_volatile(
+                core::ptr::addr_of_mut!((*block).seq),
+                (seq | 1).wrapping_add(1),
+            );
+        }
     }
 }
 

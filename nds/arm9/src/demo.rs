@@ -1,153 +1,275 @@
-//! The demo ROM's main loop: the default ragdoll thrown into the room,
-//! 60 Hz on VBlank, every phase profiled and published to the bottom
-//! screen and the mailbox.
+//! The demo ROM: the scenes on the 3D engine (top screen), the console and
+//! the profiler (bottom screen), buttons and stylus. 60 Hz on VBlank;
+//! every phase is profiled, a frame that overruns is counted and shown.
 //!
-//! Controls: A kicks the ragdoll, START resets it, SELECT pauses.
+//! One frame, in order (data flows one way): input, scene logic and the
+//! stylus, physics, render submission (then SWAP_BUFFERS, which the
+//! hardware carries out at the next VBlank), the console, the mailbox.
+
+mod controls;
+mod live;
+mod screen;
+mod stylus;
 
 use crate::clock::{publish, BusClock, Profiler};
-use crate::console::draw_text;
-use crate::draw::{line, project};
-use crate::hw::keys;
+use crate::hw::once::TakeOnce;
 use crate::hw::timer::{self, cycles_to_us, FRAME_CYCLES};
 use crate::hw::video::{self, rgb, Screen, Surface};
+use crate::hw::{arm7_input, gx, keys};
 use crate::physics::{step_ragdoll, PhysicsPhases};
-use crate::{profile_view, text};
+use crate::render::shade::Rgb;
+use crate::render::{self, ragdoll, world, DrawMode, PolyBudget};
+use crate::scenes::{self, FrameStats, Sim, SCENES};
+use controls::Controls;
 use dsphys::fx;
-use dsphys::fx::Vec3;
-use dsphys::scenario::{tumbling_ragdoll, ROOM};
-use dsphys::verlet::{Ragdoll, Settings};
+use dsphys::fx::{Fx1, Vec3};
+use dsphys::verlet::Gravity;
+use live::Live;
 use mailbox::Mailbox;
+use stylus::Stylus;
 
-const SKY: u16 = rgb(20, 30, 60);
-const ROOM_EDGE: u16 = rgb(90, 110, 160);
-const BONE: u16 = rgb(250, 220, 120);
-/// The scene restarts on its own after this many frames (10 s).
-const SCENE_FRAMES: u32 = 600;
-const MAX_SEGMENTS: usize = 48;
+static SIM: TakeOnce<Sim> = TakeOnce::new(Sim::new());
 
-type Segment = ((i32, i32), (i32, i32));
+const SKY: u16 = rgb(24, 32, 64);
+const GRAB_MARK: u16 = rgb(255, 80, 255);
+/// Character colours, in turn.
+const PALETTE: [Rgb; 4] = [
+    Rgb(240, 200, 110),
+    Rgb(120, 190, 250),
+    Rgb(240, 120, 120),
+    Rgb(160, 230, 140),
+];
+/// Point gravity pulls towards the middle of the room, 1.5 m up.
+const GRAVITY_POINT: Vec3 = Vec3::new(fx!(0.0), fx!(1.5), fx!(0.0));
+const MAX_GRAVITY: Fx1 = fx!(30.0);
+const MIN_DAMPING: Fx1 = fx!(0.9);
 
-/// The room's 12 edges, projected.
-fn room_edges() -> [Segment; 12] {
-    let (lo, hi) = (ROOM.min.to_array(), ROOM.max.to_array());
-    let corner = |i: usize| {
-        let pick = |axis: usize| {
-            if i & (1 << axis) != 0 {
-                hi[axis]
-            } else {
-                lo[axis]
-            }
-        };
-        project(Vec3::new(pick(0), pick(1), pick(2)))
-    };
-    let mut edges = [((0, 0), (0, 0)); 12];
-    let mut n = 0;
-    for i in 0..8usize {
-        for axis in 0..3 {
-            if i & (1 << axis) == 0 {
-                edges[n] = (corner(i), corner(i | (1 << axis)));
-                n += 1;
-            }
-        }
-    }
-    edges
-}
-
-/// The ragdoll's sticks (links whose min and max length are equal).
-fn bones(r: &Ragdoll, out: &mut [Segment; MAX_SEGMENTS]) -> usize {
-    let x = r.positions();
-    let mut n = 0;
-    for link in r.constraints.links().iter().filter(|l| l.min == l.max) {
-        if n == MAX_SEGMENTS {
-            break;
-        }
-        out[n] = (project(x[link.a as usize]), project(x[link.b as usize]));
-        n += 1;
-    }
-    n
+/// The demo's state besides the simulation.
+struct Demo {
+    scene: usize,
+    cam: render::Camera,
+    mode: DrawMode,
+    paused: bool,
+    point_gravity: bool,
+    controls: Controls,
+    stylus: Stylus,
+    last: FrameStats,
+    max_submitted: u32,
+    max_stored: u32,
+    gx_errors: u32,
 }
 
 pub fn run(mb: &'static mut Mailbox) -> ! {
-    let mut top = Surface::take(Screen::Top).expect("top screen");
     let mut bottom = Surface::take(Screen::Bottom).expect("bottom screen");
-    let bg = rgb(16, 16, 32);
-    top.clear(SKY);
-    bottom.clear(bg);
-    let white = rgb(255, 255, 255);
-    draw_text(&mut top, 1, 0, "dsphys: Verlet ragdoll, FX32", white, SKY);
-    draw_text(
-        &mut top,
-        1,
-        1,
-        "A kick  START reset  SELECT pause",
-        ROOM_EDGE,
-        SKY,
-    );
-    let edges = room_edges();
+    bottom.clear(crate::profile_view::BG);
+    gx::init_top_screen();
+    let sim = SIM.take().expect("scene memory");
 
     let mut prof = Profiler::new(BusClock);
     let frame = prof.phase("frame");
     let input = prof.phase("input");
+    let scene_phase = prof.phase("scene");
     let phases = PhysicsPhases::register(&mut prof);
-    let draw = prof.phase("draw");
+    let render_phase = prof.phase("render");
+    let console = prof.phase("console");
     mb.header.profiler_overhead_cycles = crate::clock::measure_overhead();
+    live::init(mb);
 
-    let settings = Settings::DEFAULT;
-    let mut ragdoll = tumbling_ragdoll(Vec3::ZERO);
-    let mut shown = [((0, 0), (0, 0)); MAX_SEGMENTS];
-    let mut shown_n = 0;
-    let (mut last_keys, mut scene_frame, mut paused) = (0u16, 0u32, false);
+    let mut d = Demo {
+        scene: 0,
+        cam: scenes::reset(0, sim),
+        mode: DrawMode::Filled,
+        paused: false,
+        point_gravity: false,
+        controls: Controls::default(),
+        stylus: Stylus::default(),
+        last: FrameStats::default(),
+        max_submitted: 0,
+        max_stored: 0,
+        gx_errors: 0,
+    };
+    let mut screen = screen::Screen::new();
     loop {
         video::wait_vblank();
         mb.header.frame = mb.header.frame.wrapping_add(1);
         let start = timer::cycles();
+        let mut stored = render::Stored::default();
+        let mut budget = PolyBudget::new();
+        let mut busy = 0;
         prof.time(frame, |p| {
-            let held = p.time(input, |_| keys::held());
-            let pressed = held & !last_keys;
-            last_keys = held;
-            if pressed & keys::START != 0 || scene_frame >= SCENE_FRAMES {
-                ragdoll = tumbling_ragdoll(Vec3::ZERO);
-                scene_frame = 0;
-            }
-            if pressed & keys::SELECT != 0 {
-                paused = !paused;
-            }
-            if pressed & keys::A != 0 {
-                ragdoll.apply_impulse(0, Vec3::new(fx!(-4.0), fx!(5.0), fx!(2.0)));
-            }
-            if !paused {
-                step_ragdoll(&mut ragdoll, &settings, p, &phases);
-                scene_frame += 1;
-            }
-            p.time(draw, |p| {
-                // Erase last frame's bones by drawing them in the sky colour.
-                for &(a, b) in &shown[..shown_n] {
-                    line(&mut top, a, b, SKY);
-                }
-                for &(a, b) in &edges {
-                    line(&mut top, a, b, ROOM_EDGE);
-                }
-                shown_n = bones(&ragdoll, &mut shown);
-                for &(a, b) in &shown[..shown_n] {
-                    line(&mut top, a, b, BONE);
-                }
-                if mb.header.frame.is_multiple_of(8) {
-                    let f = p.frames();
-                    profile_view::draw(
-                        &mut bottom,
-                        p,
-                        mb.header.overruns,
-                        mb.header.profiler_overhead_cycles,
-                    );
-                    let line = text!(42; "frame {}  {} us budget", f, cycles_to_us(FRAME_CYCLES));
-                    draw_text(&mut bottom, 0, 1, line.as_str(), rgb(120, 120, 140), bg);
+            let (req, arm7) = p.time(input, |_| {
+                let arm7 = arm7_input::read();
+                let ext = arm7.map_or(0, |b| b.ext_keys);
+                let xy = ((ext & arm7_input::EXT_X != 0) as u16 * controls::X)
+                    | ((ext & arm7_input::EXT_Y != 0) as u16 * controls::Y);
+                (d.controls.update(keys::held() | xy), arm7)
+            });
+            let mut step = !d.paused;
+            p.time(scene_phase, |_| {
+                apply(&mut d, sim, &req, &mut step);
+                let touch = arm7
+                    .filter(|b| b.touching != 0)
+                    .map(|b| (b.px as i32, b.py as i32));
+                d.stylus.update(touch, sim, &d.cam);
+                if step {
+                    (SCENES[d.scene].update)(sim, &d.last);
                 }
             });
+            if step {
+                let settings = sim.settings;
+                for r in sim.iter_mut() {
+                    step_ragdoll(r, &settings, p, &phases);
+                }
+                sim.frame += 1;
+            }
+            p.time(render_phase, |_| {
+                stored = draw_top(&d, sim, &mut budget);
+            });
+            busy = timer::cycles().wrapping_sub(start);
+            p.time(console, |p| {
+                let view = screen::View {
+                    scene: d.scene,
+                    gravity_point: d.point_gravity,
+                    gravity: sim.settings.gravity_strength,
+                    damping: sim.settings.damping,
+                    paused: d.paused,
+                    draw_mode: d.mode.name(),
+                    ragdolls: sim.count,
+                    polys_submitted: budget.used(),
+                    polys_stored: stored.polygons,
+                    rain_full: sim.rain.full,
+                    grabbing: d.stylus.grab.is_some(),
+                    overran: d.last.overran,
+                    overruns: mb.header.overruns,
+                    profiler_overhead: mb.header.profiler_overhead_cycles,
+                };
+                screen.draw(&mut bottom, &view, p);
+            });
+            publish_live(mb, &mut d, sim, &budget, &stored, busy, arm7);
         });
         prof.end_frame();
-        if timer::cycles().wrapping_sub(start) > FRAME_CYCLES {
+        let overran = timer::cycles().wrapping_sub(start) > FRAME_CYCLES;
+        if overran {
             mb.header.overruns += 1;
         }
+        d.last = FrameStats {
+            busy_cycles: busy,
+            overran,
+        };
         publish(&prof, mb);
     }
+}
+
+/// Carries out this frame's button requests.
+fn apply(d: &mut Demo, sim: &mut Sim, req: &controls::Requests, step: &mut bool) {
+    if req.next_scene || req.reset {
+        d.stylus.release(sim);
+        if req.next_scene {
+            d.scene = (d.scene + 1) % SCENES.len();
+        }
+        let cam = scenes::reset(d.scene, sim);
+        if req.next_scene {
+            d.cam = cam; // a reset keeps the user's view
+        }
+        d.max_submitted = 0;
+        d.max_stored = 0;
+    }
+    if req.next_draw_mode {
+        d.mode = d.mode.next();
+    }
+    if req.toggle_pause {
+        d.paused = !d.paused;
+    }
+    if req.step {
+        // B pauses, then each press advances one frame.
+        *step = d.paused;
+        d.paused = true;
+    }
+    if req.toggle_gravity_mode {
+        d.point_gravity = !d.point_gravity;
+    }
+    let s = &mut sim.settings;
+    s.gravity = if d.point_gravity {
+        Gravity::TowardsPoint(GRAVITY_POINT)
+    } else {
+        Gravity::Down
+    };
+    s.gravity_strength = (s.gravity_strength + req.gravity_delta).clamp(Fx1::ZERO, MAX_GRAVITY);
+    s.damping = (s.damping + req.damping_delta).clamp(MIN_DAMPING, Fx1::ONE);
+    d.cam.orbit(req.yaw, req.pitch, req.zoom);
+}
+
+/// Submits the top screen: world, characters, the grab marker.
+fn draw_top(d: &Demo, sim: &Sim, budget: &mut PolyBudget) -> render::Stored {
+    render::begin_frame(&d.cam, SKY);
+    let world_mode = match d.mode {
+        DrawMode::Constraints => DrawMode::Wireframe,
+        m => m,
+    };
+    world::draw(&sim.world, d.cam.eye(), world_mode, budget);
+    for (i, r) in sim.iter().enumerate() {
+        ragdoll::draw(r, PALETTE[i % PALETTE.len()], &d.cam, d.mode, budget);
+    }
+    if let Some(g) = d.stylus.grab {
+        if let Some(r) = &sim.ragdolls[g.ragdoll] {
+            ragdoll::marker(r.positions()[g.particle], fx!(0.08), GRAB_MARK, budget);
+        }
+    }
+    render::end_frame()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn publish_live(
+    mb: &mut Mailbox,
+    d: &mut Demo,
+    sim: &Sim,
+    budget: &PolyBudget,
+    stored: &render::Stored,
+    busy: u32,
+    arm7: Option<arm7_input::InputBlock>,
+) {
+    d.max_submitted = d.max_submitted.max(budget.used());
+    d.max_stored = d.max_stored.max(stored.polygons);
+    d.gx_errors += (stored.overflow || stored.stack_error) as u32;
+    live::set(mb, Live::Scene, d.scene as i32);
+    live::set(
+        mb,
+        Live::ScenePending,
+        SCENES[d.scene].pending.is_some() as i32,
+    );
+    live::set(mb, Live::Ragdolls, sim.count as i32);
+    live::set(mb, Live::RainFull, sim.rain.full as i32);
+    live::set(mb, Live::PolysSubmitted, budget.used() as i32);
+    live::set(mb, Live::PolysStored, stored.polygons as i32);
+    live::set(mb, Live::PolysMaxSubmitted, d.max_submitted as i32);
+    live::set(mb, Live::PolysMaxStored, d.max_stored as i32);
+    live::set(mb, Live::PolysRefused, budget.refused as i32);
+    live::set(mb, Live::Paused, d.paused as i32);
+    live::set(mb, Live::DrawMode, d.mode as i32);
+    live::set(mb, Live::GravityMode, d.point_gravity as i32);
+    live::set_fx(mb, Live::GravityStrength, sim.settings.gravity_strength);
+    live::set_fx(mb, Live::Damping, sim.settings.damping);
+    live::set(mb, Live::BusyUs, cycles_to_us(busy) as i32);
+    let block = arm7.unwrap_or_default();
+    live::set(mb, Live::TouchDown, block.touching as i32);
+    live::set(mb, Live::TouchX, block.px as i32);
+    live::set(mb, Live::TouchY, block.py as i32);
+    live::set(
+        mb,
+        Live::TouchCalibration,
+        arm7.map_or(-1, |b| b.calibration as i32),
+    );
+    live::set(mb, Live::Arm7Updates, block.updates as i32);
+    live::set(mb, Live::ExtKeys, block.ext_keys as i32);
+    let grab = d.stylus.grab.and_then(|g| {
+        let r = sim.ragdolls[g.ragdoll].as_ref()?;
+        let s = d.cam.project(r.positions()[g.particle])?;
+        Some((g.particle as i32, s.x, s.y))
+    });
+    let (p, x, y) = grab.unwrap_or((-1, -1, -1));
+    live::set(mb, Live::GrabParticle, p);
+    live::set(mb, Live::GrabScreenX, x);
+    live::set(mb, Live::GrabScreenY, y);
+    live::set(mb, Live::Shots, d.stylus.shots as i32);
+    live::set(mb, Live::GxErrors, d.gx_errors as i32);
 }

@@ -13,11 +13,12 @@ mod bench;
 mod clock;
 mod console;
 mod demo;
-mod draw;
 mod font;
 mod hw;
 mod physics;
 mod profile_view;
+mod render;
+mod scenes;
 #[cfg(feature = "test-rom")]
 mod selftest;
 

@@ -1,7 +1,10 @@
 //! The hardware layer: the only place in the ROM with `unsafe`.
 
+pub mod arm7_input;
+pub mod gx;
 pub mod keys;
 pub mod mailbox;
+pub mod once;
 mod panic;
 mod reg;
 mod regs;

@@ -1,0 +1,115 @@
+//! The bottom screen: the scene, the live settings and the controls on
+//! top, the profiler below. A few rows are redrawn per frame, in turn
+//! ([`ROWS_PER_FRAME`]), so the console costs about the same every frame
+//! instead of a spike every few frames.
+
+use crate::clock::Profiler;
+use crate::console::{draw_text, ROWS};
+use crate::hw::video::{rgb, Surface};
+use crate::profile_view::{self, BG};
+use crate::scenes::SCENES;
+use crate::text;
+use dsphys::fx::Fx1;
+
+pub const ROWS_PER_FRAME: usize = 3;
+/// The profiler's first row (its header).
+const PROFILE_ROW: usize = 6;
+
+const FG: u16 = rgb(230, 230, 230);
+const DIM: u16 = rgb(150, 150, 170);
+const WARN: u16 = rgb(255, 170, 60);
+const TITLE: u16 = rgb(120, 220, 255);
+
+/// What the console shows; the demo fills it in every frame.
+pub struct View {
+    pub scene: usize,
+    pub gravity_point: bool,
+    pub gravity: Fx1,
+    pub damping: Fx1,
+    pub paused: bool,
+    pub draw_mode: &'static str,
+    pub ragdolls: usize,
+    pub polys_submitted: u32,
+    pub polys_stored: u32,
+    pub rain_full: bool,
+    pub grabbing: bool,
+    pub overran: bool,
+    pub overruns: u32,
+    pub profiler_overhead: u32,
+}
+
+/// `raw` FX1 as `int.frac` with `digits` decimals (rounded down).
+fn fixed(v: Fx1, digits: u32) -> crate::console::TextBuf<12> {
+    let scale = 10i64.pow(digits);
+    let scaled = (v.raw() as i64 * scale) >> 12;
+    let (int, frac) = (scaled / scale, (scaled % scale).abs());
+    text!(12; "{}.{:0w$}", int, frac, w = digits as usize)
+}
+
+pub struct Screen {
+    next_row: usize,
+}
+
+impl Screen {
+    pub const fn new() -> Self {
+        Screen { next_row: 0 }
+    }
+
+    /// Redraws the next few rows.
+    pub fn draw(&mut self, s: &mut Surface, v: &View, prof: &Profiler) {
+        for _ in 0..ROWS_PER_FRAME {
+            draw_row(s, self.next_row, v, prof);
+            self.next_row = (self.next_row + 1) % ROWS;
+        }
+    }
+}
+
+fn line(s: &mut Surface, row: usize, text: &str, fg: u16) {
+    // Pad to the full width so a shorter line erases a longer one.
+    let padded = text!(42; "{:<42}", text);
+    draw_text(s, 0, row, padded.as_str(), fg, BG);
+}
+
+fn draw_row(s: &mut Surface, row: usize, v: &View, prof: &Profiler) {
+    let scene = SCENES[v.scene];
+    match row {
+        0 => {
+            let t =
+                text!(42; "({}) {}  {}/{}", scene.letter, scene.name, v.scene + 1, SCENES.len());
+            line(s, row, t.as_str(), TITLE)
+        }
+        1 => {
+            let mode = if v.gravity_point { "point" } else { "down" };
+            let state = if v.paused { "PAUSED" } else { "" };
+            let t = text!(42; "grav {} {} m/s2  keep {}/f  {}", mode,
+                fixed(v.gravity, 1).as_str(), fixed(v.damping, 3).as_str(), state);
+            line(s, row, t.as_str(), FG)
+        }
+        2 => {
+            let t = text!(42; "{}  chars {}  polys {} hw {}/2048", v.draw_mode, v.ragdolls,
+                v.polys_submitted, v.polys_stored);
+            line(s, row, t.as_str(), FG)
+        }
+        3 => match (scene.pending, v.rain_full) {
+            (Some(msg), _) => line(s, row, msg, WARN),
+            (None, true) => {
+                let t = text!(42; "budget reached at {} ragdolls", v.ragdolls);
+                line(s, row, t.as_str(), WARN)
+            }
+            _ if v.grabbing => line(s, row, "stylus: holding a particle", DIM),
+            _ => line(s, row, "stylus: drag a particle, tap to shoot", DIM),
+        },
+        4 => line(s, row, "START scn SEL draw A pause B step X reset", DIM),
+        5 => line(s, row, "Y grav mode, Y+pad grav/wind, pad L R cam", DIM),
+        PROFILE_ROW => profile_view::header(s, row),
+        r if r == ROWS - 1 => profile_view::footer(s, row, v.overruns, v.profiler_overhead),
+        r => match prof.phases().nth(r - PROFILE_ROW - 1) {
+            // The frame phase (index 0) is red when the frame overran.
+            Some((name, stats)) => {
+                let frame = r == PROFILE_ROW + 1;
+                profile_view::phase_row(s, row, name, &stats, frame && v.overran)
+            }
+            None => profile_view::blank(s, row),
+        },
+    }
+}

@@ -1,0 +1,191 @@
+//! The 3D geometry engine (GX) on the top screen: power-up, the command
+//! ports, and the polygon counter. Addresses and bit meanings from GBATEK
+//! ("DS 3D Display Control", "Polygon Attributes", "Polygon Definitions by
+//! Vertices", "DS 3D Status"). Untextured polygons need no VRAM.
+//!
+//! Every command here is written to its own port (0x04000440..0x04000580),
+//! which the hardware queues in the GX FIFO; a write to a full FIFO stalls
+//! the CPU until there is room, so no command is ever lost. Commands with
+//! no parameter still take one (ignored) write.
+
+use super::reg::Reg;
+use super::regs::{DISPCNT, POWCNT1};
+
+const DISP3DCNT: Reg<u32> = Reg::at(0x0400_0060);
+const CLEAR_COLOR: Reg<u32> = Reg::at(0x0400_0350);
+const CLEAR_DEPTH: Reg<u16> = Reg::at(0x0400_0354);
+const MTX_MODE: Reg<u32> = Reg::at(0x0400_0440);
+const MTX_PUSH: Reg<u32> = Reg::at(0x0400_0444);
+const MTX_POP: Reg<u32> = Reg::at(0x0400_0448);
+const MTX_LOAD_4X4: Reg<u32> = Reg::at(0x0400_0458);
+const MTX_LOAD_4X3: Reg<u32> = Reg::at(0x0400_045C);
+const MTX_MULT_4X3: Reg<u32> = Reg::at(0x0400_0464);
+const MTX_SCALE: Reg<u32> = Reg::at(0x0400_046C);
+const COLOR: Reg<u32> = Reg::at(0x0400_0480);
+const VTX_16: Reg<u32> = Reg::at(0x0400_048C);
+const POLYGON_ATTR: Reg<u32> = Reg::at(0x0400_04A4);
+const BEGIN_VTXS: Reg<u32> = Reg::at(0x0400_0500);
+const END_VTXS: Reg<u32> = Reg::at(0x0400_0504);
+const SWAP_BUFFERS: Reg<u32> = Reg::at(0x0400_0540);
+const VIEWPORT: Reg<u32> = Reg::at(0x0400_0580);
+const GXSTAT: Reg<u32> = Reg::at(0x0400_0600);
+const RAM_COUNT: Reg<u32> = Reg::at(0x0400_0604);
+
+/// The most polygons the hardware stores per frame (Polygon List RAM).
+pub const MAX_POLYGONS: u32 = 2048;
+
+/// GXSTAT bit 15: matrix stack over/underflow (write 1 to acknowledge).
+const STACK_ERROR: u32 = 1 << 15;
+/// GXSTAT bit 27: commands still executing.
+const BUSY: u32 = 1 << 27;
+/// DISP3DCNT bit 13: Polygon/Vertex RAM overflow (write 1 to acknowledge).
+const RAM_OVERFLOW: u32 = 1 << 13;
+
+/// Which matrix the matrix commands act on.
+#[derive(Clone, Copy)]
+#[repr(u32)]
+pub enum MatrixMode {
+    Projection = 0,
+    /// Position and direction matrices together (so normals follow).
+    PositionVector = 2,
+}
+
+/// How BEGIN_VTXS groups the vertices that follow.
+#[derive(Clone, Copy)]
+#[repr(u32)]
+pub enum Primitive {
+    Triangles = 0,
+    Quads = 1,
+}
+
+/// Turns the 3D engine on and shows it as the main engine's BG0 on the
+/// top screen. Call after `video::init` (it keeps the 2D setup of the
+/// bottom screen): this replaces the top screen's VRAM bitmap.
+pub fn init_top_screen() {
+    // Bits 2 and 3: 3D rendering and geometry engines.
+    POWCNT1.write(POWCNT1.read() | 0x000C);
+    // Graphics display mode (1), BG mode 0, BG0 from the 3D engine (bit 3)
+    // and enabled (bit 8).
+    DISPCNT.write(0x0001_0000 | (1 << 3) | (1 << 8));
+    // No texturing, fog or edge marking; anti-aliasing smooths the lines of
+    // the debug overlay. Acknowledge any stale overflow flag.
+    DISP3DCNT.write((1 << 4) | RAM_OVERFLOW);
+    GXSTAT.write(STACK_ERROR);
+    CLEAR_DEPTH.write(0x7FFF);
+    VIEWPORT.write(255 << 16 | 191 << 24);
+}
+
+/// The rear plane: an opaque BGR555 colour.
+pub fn set_clear_color(bgr555: u16) {
+    CLEAR_COLOR.write((bgr555 & 0x7FFF) as u32 | 31 << 16);
+}
+
+pub fn matrix_mode(mode: MatrixMode) {
+    MTX_MODE.write(mode as u32);
+}
+
+/// Replaces the current matrix: 16 words, 20.12, in command order.
+pub fn load_4x4(m: &[i32; 16]) {
+    for &w in m {
+        MTX_LOAD_4X4.write(w as u32);
+    }
+}
+
+/// Replaces the current matrix: 12 words, 20.12, in command order (the
+/// DS multiplies row vectors, so these are the X, Y, Z axes, then the
+/// translation; `Mat4x3::to_gx_4x3` gives them).
+pub fn load_4x3(m: &[i32; 12]) {
+    for &w in m {
+        MTX_LOAD_4X3.write(w as u32);
+    }
+}
+
+/// Current = `m` applied first, then the current matrix.
+pub fn mult_4x3(m: &[i32; 12]) {
+    for &w in m {
+        MTX_MULT_4X3.write(w as u32);
+    }
+}
+
+/// Current = scale applied first, then the current matrix (20.12 factors).
+pub fn scale(x: i32, y: i32, z: i32) {
+    for w in [x, y, z] {
+        MTX_SCALE.write(w as u32);
+    }
+}
+
+pub fn push() {
+    MTX_PUSH.write(0);
+}
+
+/// Pops `n` (1..=31) matrices off the position stack.
+pub fn pop(n: u32) {
+    MTX_POP.write(n & 0x3F);
+}
+
+/// The colour of the vertices that follow (BGR555; bit 15 ignored).
+pub fn color(bgr555: u16) {
+    COLOR.write((bgr555 & 0x7FFF) as u32);
+}
+
+/// Polygon attributes for the next BEGIN_VTXS. `alpha` 31 is solid, 0 is
+/// wireframe (edges only); both faces are drawn when `both_sides`.
+pub fn polygon_attr(alpha: u8, both_sides: bool, id: u8) {
+    let faces = if both_sides { 3 << 6 } else { 1 << 7 };
+    // Bit 12: keep polygons that cross the far plane (clipped, not hidden).
+    POLYGON_ATTR.write(faces | 1 << 12 | ((alpha as u32 & 31) << 16) | ((id as u32 & 63) << 24));
+}
+
+pub fn begin(p: Primitive) {
+    BEGIN_VTXS.write(p as u32);
+}
+
+pub fn end() {
+    END_VTXS.write(0);
+}
+
+/// One vertex, in 4.12 (each coordinate must be within -8..8; the caller
+/// scales the model matrix so that it is).
+#[inline]
+pub fn vertex(x: i16, y: i16, z: i16) {
+    VTX_16.write((x as u16 as u32) | (y as u16 as u32) << 16);
+    VTX_16.write(z as u16 as u32);
+}
+
+/// Hands this frame's polygons to the renderer at the next VBlank (Z
+/// buffering, automatic translucent sorting). Never call it inside
+/// begin/end: an incomplete polygon list locks up the 3D hardware.
+pub fn swap_buffers() {
+    SWAP_BUFFERS.write(0);
+}
+
+/// Waits until the geometry engine has run every queued command.
+pub fn wait_idle() {
+    while GXSTAT.read() & BUSY != 0 {}
+}
+
+/// Polygons and vertices stored so far this frame (valid after
+/// `wait_idle`, until the counters reset just after the next VBlank).
+pub fn ram_count() -> (u32, u32) {
+    let c = RAM_COUNT.read();
+    (c & 0xFFF, (c >> 16) & 0x1FFF)
+}
+
+/// Whether the Polygon/Vertex RAM overflowed since the last call (and
+/// acknowledges the flag).
+pub fn take_overflow() -> bool {
+    let over = DISP3DCNT.read() & RAM_OVERFLOW != 0;
+    if over {
+        DISP3DCNT.write(DISP3DCNT.read() | RAM_OVERFLOW);
+    }
+    over
+}
+
+/// Whether the matrix stack over- or underflowed (and acknowledges it).
+pub fn take_stack_error() -> bool {
+    let err = GXSTAT.read() & STACK_ERROR != 0;
+    if err {
+        GXSTAT.write(STACK_ERROR);
+    }
+    err
+}

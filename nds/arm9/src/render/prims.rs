@@ -1,0 +1,113 @@
+//! Batches of one primitive type: quads, and lines (a line is a triangle
+//! with a repeated vertex, which the GX draws as a segment; GBATEK,
+//! "Polygon Definitions by Vertices"). Each batch is one BEGIN_VTXS.
+//!
+//! Winding: faces come anticlockwise seen from the front (the side their
+//! normal points to), as OpenGL has it; the GX agrees.
+
+use super::{vertex, PolyBudget};
+use crate::hw::gx::{self, Primitive};
+use dsphys::fx::Vec3;
+
+/// Polygon IDs: the world, characters, overlay (edge marking and
+/// translucency would use them; kept distinct for that).
+pub const ID_WORLD: u8 = 1;
+pub const ID_BODY: u8 = 2;
+pub const ID_OVERLAY: u8 = 3;
+
+/// A batch of separate quads, or of lines.
+pub struct Batch<'a> {
+    budget: &'a mut PolyBudget,
+    /// Polygons this batch may still draw (granted up front).
+    granted: u32,
+}
+
+impl<'a> Batch<'a> {
+    /// Opens a batch of up to `want` polygons; fewer if the budget is
+    /// short (what is left of it).
+    fn open(
+        budget: &'a mut PolyBudget,
+        p: Primitive,
+        alpha: u8,
+        both: bool,
+        id: u8,
+        want: u32,
+    ) -> Self {
+        let granted = want.min(budget.left());
+        budget.take(granted);
+        budget.refused += want - granted;
+        gx::polygon_attr(alpha, both, id);
+        gx::begin(p);
+        Batch { budget, granted }
+    }
+
+    pub fn quads(budget: &'a mut PolyBudget, alpha: u8, id: u8, want: u32) -> Self {
+        Self::open(budget, Primitive::Quads, alpha, false, id, want)
+    }
+
+    /// Lines have no front or back, so they are always drawn.
+    pub fn lines(budget: &'a mut PolyBudget, id: u8, want: u32) -> Self {
+        Self::open(budget, Primitive::Triangles, 31, true, id, want)
+    }
+
+    /// Triangles, front faces only.
+    pub fn triangles(budget: &'a mut PolyBudget, alpha: u8, id: u8, want: u32) -> Self {
+        Self::open(budget, Primitive::Triangles, alpha, false, id, want)
+    }
+
+    /// Whether another polygon is granted (and takes it).
+    fn grant(&mut self) -> bool {
+        if self.granted == 0 {
+            return false;
+        }
+        self.granted -= 1;
+        true
+    }
+
+    pub fn line(&mut self, a: Vec3, b: Vec3, color: u16) {
+        if self.grant() {
+            gx::color(color);
+            vertex(a);
+            vertex(b);
+            vertex(b);
+        }
+    }
+
+    pub fn triangle(&mut self, v: [Vec3; 3], color: u16) {
+        if self.grant() {
+            gx::color(color);
+            for p in v {
+                vertex(p);
+            }
+        }
+    }
+
+    /// A quad of raw 4.12 model-space corners (anticlockwise from the front).
+    pub fn quad_raw(&mut self, v: [[i16; 3]; 4], color: u16) {
+        if self.grant() {
+            gx::color(color);
+            for [x, y, z] in v {
+                gx::vertex(x, y, z);
+            }
+        }
+    }
+
+    /// A quad of world corners (anticlockwise from the front).
+    pub fn quad(&mut self, v: [Vec3; 4], color: u16) {
+        if self.grant() {
+            gx::color(color);
+            for p in v {
+                vertex(p);
+            }
+        }
+    }
+}
+
+impl Drop for Batch<'_> {
+    /// Closes the vertex list; ungranted polygons go back to the budget.
+    fn drop(&mut self) {
+        gx::end();
+        let unused = self.granted;
+        self.budget.give_back(unused);
+    }
+}

@@ -1,0 +1,81 @@
+//! (g) Ragdoll rain, the stress scene: a ragdoll drops in every
+//! [`EVERY`] frames for as long as the frame's work fits the budget; the
+//! first frame that overruns stops the rain, and the count reached is the
+//! scene's result (shown on screen and in the mailbox).
+//!
+//! The spawn points come from a fixed-seed generator, so a reset replays
+//! the same rain; how far it gets depends on the machine's speed.
+
+use super::{FrameStats, SceneDef, Sim, MAX_RAGDOLLS, ROOM_CAMERA};
+use crate::hw::timer::FRAME_CYCLES;
+use dsphys::fx::{Fx1, Vec3};
+use dsphys::verlet::{humanoid::HUMANOID, Ragdoll};
+
+pub const SCENE: SceneDef = SceneDef {
+    letter: 'g',
+    name: "ragdoll rain",
+    pending: None,
+    reset,
+    update,
+    camera: ROOM_CAMERA,
+};
+
+/// Frames between drops.
+const EVERY: u32 = 10;
+/// A new ragdoll costs about one more physics step and its drawing, so
+/// none is added once a frame uses more than this share of the budget.
+const HEADROOM_PERCENT: u32 = 90;
+
+#[derive(Clone, Copy, Debug)]
+pub struct Spawner {
+    seed: u32,
+    /// Set by the first overrun: the budget is reached.
+    pub full: bool,
+}
+
+impl Spawner {
+    pub const fn new() -> Self {
+        Spawner {
+            seed: 0x2545_F491,
+            full: false,
+        }
+    }
+
+    /// A number in `-range..range` (FX1 raw), from a 32-bit LCG.
+    fn next(&mut self, range: i32) -> Fx1 {
+        self.seed = self
+            .seed
+            .wrapping_mul(1_664_525)
+            .wrapping_add(1_013_904_223);
+        let unit = (self.seed >> 16) as i32 - 32768; // -32768..32767
+        Fx1::from_raw(((unit as i64 * range as i64) >> 15) as i32)
+    }
+}
+
+fn reset(sim: &mut Sim) {
+    spawn(sim);
+}
+
+fn spawn(sim: &mut Sim) {
+    let s = &mut sim.rain;
+    // Feet 1.2 m up, so the head starts just under the 3 m ceiling.
+    let origin = Vec3::new(s.next(6144), Fx1::from_raw(4915), s.next(6144));
+    let v = Vec3::new(s.next(8192), Fx1::ZERO, s.next(8192));
+    let mut r = Ragdoll::new(&HUMANOID, origin);
+    r.set_velocity_all(v);
+    r.apply_impulse(0, Vec3::new(s.next(12288), Fx1::ZERO, s.next(12288)));
+    sim.add(r);
+}
+
+fn update(sim: &mut Sim, last: &FrameStats) {
+    if sim.frame < 2 {
+        return; // the first frames after a reset time the reset itself
+    }
+    if last.overran {
+        sim.rain.full = true;
+    }
+    let room = (last.busy_cycles as u64 * 100) < (FRAME_CYCLES as u64 * HEADROOM_PERCENT as u64);
+    if !sim.rain.full && room && sim.count < MAX_RAGDOLLS && sim.frame.is_multiple_of(EVERY) {
+        spawn(sim);
+    }
+}
