@@ -48,7 +48,7 @@ pub mod integrate;
 //pub mod inverse_dynamics;
 pub mod joint;
 pub mod motor;
-//pub mod pd;
+pub mod pd;
 pub mod row;
 pub mod world;
 
@@ -73,11 +73,16 @@ pub const MAX_SPIN: Fx2 = Fx2::from_raw(100 << 24);
 /// error 3e-9), with no division. `Fx1::from_raw(68)` would be 0.4 % off.
 const DT_Q32: i64 = 71_582_788;
 
-/// `x * dt` in the same power, for `|x| < 2^31` raw units of any power
-/// (e.g. FX2 values below 128): rounded to nearest.
+/// `x * dt` in the same power, rounded to nearest; exact-width `i64`
+/// arithmetic below `2^36` raw (e.g. FX2 values below 4096), `i128`
+/// above (gains of 1e6 in FX2).
 #[inline]
 pub fn mul_dt(x: i64) -> i64 {
-    round_shr(x * DT_Q32, 32)
+    if x.unsigned_abs() < 1 << 36 {
+        round_shr(x * DT_Q32, 32)
+    } else {
+        ((x as i128 * DT_Q32 as i128 + (1 << 31)) >> 32) as i64
+    }
 }
 
 /// `x / dt = 60 x`, saturating to `i64`.
