@@ -40,10 +40,10 @@
 //! fits (see [`row`]).
 
 pub mod body;
-//pub mod characters;
+pub mod characters;
 pub mod contact;
 //pub mod hybrid;
-//pub mod ik;
+pub mod ik;
 pub mod integrate;
 //pub mod inverse_dynamics;
 pub mod joint;
