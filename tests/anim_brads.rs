@@ -176,11 +176,7 @@ fn x_of(a: Vec3, goal: Vec3) -> [Vec3; 4] {
 /// returns the worst entry difference from the animation's matrices.
 fn round_trip(model: &[Mat4x3]) -> (i64, i64) {
     let mut x = [Vec3::ZERO; 16];
-    particle_targets(
-        &BRADS.brads.iter().copied().collect::<Vec<_>>(),
-        model,
-        &mut x,
-    );
+    particle_targets(BRADS.brads, model, &mut x);
     let mut table: BradTable = BradTable::new(&BRADS);
     table.build(&x);
     let (mut rot, mut pos) = (0, 0);

@@ -208,8 +208,8 @@ fn getting_up_fades_from_the_ragdoll_without_a_pop() {
         match prev {
             // The first frame is the ragdoll's pose.
             None => {
-                for i in 0..n {
-                    first_off = first_off.max(vec_diff(model[i].trans, c.model[i].trans));
+                for (m, r) in model[..n].iter().zip(&c.model[..n]) {
+                    first_off = first_off.max(vec_diff(m.trans, r.trans));
                 }
             }
             Some(p) => {
@@ -229,8 +229,8 @@ fn getting_up_fades_from_the_ragdoll_without_a_pop() {
     }
     // At the end the clip has taken over exactly.
     assert_eq!(pose[..n], clip_pose[..n]);
-    for i in 0..n {
-        let d = vf(model[i].trans - c.model[i].trans);
+    for (m, r) in model[..n].iter().zip(&c.model[..n]) {
+        let d = vf(m.trans - r.trans);
         total = total.max((d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt());
     }
     println!("get-up over {frames} frames: starts within {first_off} steps of the ragdoll pose; largest joint move per frame {:.1} mm of {:.0} mm in all", max_step * 1000.0, total * 1000.0);

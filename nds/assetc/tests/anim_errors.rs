@@ -26,6 +26,9 @@ fn clip_error(text: &str) -> AssetError {
     parse_clips("bad_walk.gltf", text, None, &skeleton()).expect_err("must be rejected")
 }
 
+/// A change to a glTF document.
+type Edit = Box<dyn Fn(&mut serde_json::Value)>;
+
 fn edit(text: &str, f: impl FnOnce(&mut serde_json::Value)) -> String {
     let mut v: serde_json::Value = serde_json::from_str(text).unwrap();
     f(&mut v);
@@ -139,7 +142,7 @@ fn a_non_normalised_quaternion() {
 #[test]
 fn other_bad_skeletons_and_clips() {
     let text = std::fs::read_to_string(root().join("assets/characters/humanoid.gltf")).unwrap();
-    let cases: Vec<(Box<dyn Fn(&mut serde_json::Value)>, &str, &str)> = vec![
+    let cases: Vec<(Edit, &str, &str)> = vec![
         (
             Box::new(|v| v["asset"]["version"] = "1.0".into()),
             "asset.version",
@@ -190,7 +193,7 @@ fn other_bad_skeletons_and_clips() {
         let e = parse_skeleton("bad.gltf", &bad, None).unwrap_err();
         has(&e, "bad.gltf", field, message);
     }
-    let clip_cases: Vec<(Box<dyn Fn(&mut serde_json::Value)>, &str, &str)> = vec![
+    let clip_cases: Vec<(Edit, &str, &str)> = vec![
         (
             Box::new(|v| {
                 v["animations"][0]["channels"][3]["target"]["path"] = "translation".into()
