@@ -245,3 +245,10 @@ fn getting_up_fades_from_the_ragdoll_without_a_pop() {
         "{max_step} m in one frame"
     );
 }
+
+#[test]
+fn workload_hash_is_stable_and_depends_on_every_frame() {
+    let a = dsphys::anim::workload::brads_expand_hash(30);
+    assert_eq!(a, dsphys::anim::workload::brads_expand_hash(30));
+    assert_ne!(a, dsphys::anim::workload::brads_expand_hash(31));
+}

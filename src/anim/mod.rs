@@ -17,7 +17,8 @@
 //! Animation knows brads only as "a joint whose model-space matrix is
 //! given". [`character::Character`] owns one character's arrays and runs
 //! the stages in order. [`handover`] switches to ragdoll keeping the
-//! animated velocity, and back with a fade.
+//! animated velocity, and back with a fade. [`workload`] holds the fixed
+//! runs shared by the ROM's determinism test and the bench.
 //!
 //! Data: [`humanoid`] (skeleton and idle/walk/run clips, emitted by
 //! `assetc` from `assets/characters/`) and [`humanoid_brads`] (from
@@ -33,6 +34,7 @@ pub mod humanoid;
 pub mod humanoid_brads;
 pub mod sample;
 pub mod velocity;
+pub mod workload;
 
 pub use blend::{blend_poses, CrossFade};
 pub use brad::{build_brads, inject, Axis, Brad, BradDef, BradTable, BradTableDef};

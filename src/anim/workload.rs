@@ -1,0 +1,48 @@
+//! Fixed animation workloads that the host and the DS both run: the ROM's
+//! determinism test compares [`brads_expand_hash`] with the host's bit for
+//! bit, and the bench times [`ragdoll_character`]'s frame.
+
+use crate::fx::{Fx1, Mat4x3, Vec3};
+use crate::scenario;
+use crate::verlet::{Fnv1a, Ragdoll};
+
+use super::character::Character;
+use super::humanoid::{HUMANOID, HUMANOID_WALK};
+use super::humanoid_brads::HUMANOID as BRADS;
+
+/// The default character at the origin, in its bind pose.
+pub fn character() -> Character<'static> {
+    Character::new(&HUMANOID, &BRADS, Mat4x3::IDENTITY)
+}
+
+/// `frames` frames of two characters: one walking (sample, expand,
+/// palette) and one driven by the tumbling ragdoll of
+/// [`scenario::tumbling_ragdoll`] (brads, expand with the brads injected,
+/// palette), every model matrix and palette entry of both hashed.
+pub fn brads_expand_hash(frames: u32) -> u32 {
+    let mut walker = character();
+    let mut limp = character();
+    let mut r: Ragdoll = scenario::tumbling_ragdoll(Vec3::ZERO);
+    let mut h = Fnv1a::new();
+    for f in 0..frames {
+        walker.animate(&HUMANOID_WALK, Fx1::from_raw((f * 4096 / 60) as i32));
+        walker.pose_from_animation();
+        scenario::step_in_room(&mut r);
+        limp.pose_from_ragdoll(r.positions());
+        h.write(&walker.hash().to_le_bytes());
+        h.write(&limp.hash().to_le_bytes());
+    }
+    h.finish()
+}
+
+/// A character whose ragdoll has tumbled for `frames` frames, and the
+/// ragdoll's particle positions then: the bench's brads workload.
+pub fn ragdoll_character(frames: u32) -> (Character<'static>, [Vec3; 16]) {
+    let mut r: Ragdoll = scenario::tumbling_ragdoll(Vec3::ZERO);
+    for _ in 0..frames {
+        scenario::step_in_room(&mut r);
+    }
+    let mut x = [Vec3::ZERO; 16];
+    x[..r.positions().len()].copy_from_slice(r.positions());
+    (character(), x)
+}
