@@ -26,6 +26,7 @@ use dsphys::fx::{Fx1, Vec3};
 use dsphys::verlet::Gravity;
 use live::Live;
 use mailbox::Mailbox;
+use profiler::PhaseId;
 use stylus::Stylus;
 
 static SIM: TakeOnce<Sim> = TakeOnce::new(Sim::new());
@@ -71,6 +72,11 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
     let scene_phase = prof.phase("scene");
     let phases = PhysicsPhases::register(&mut prof);
     let render_phase = prof.phase("render");
+    let rp = RenderPhases {
+        world: prof.phase("world"),
+        bodies: prof.phase("bodies"),
+        gx_wait: prof.phase("gx wait"),
+    };
     let console = prof.phase("console");
     mb.header.profiler_overhead_cycles = crate::clock::measure_overhead();
     live::init(mb);
@@ -122,8 +128,8 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
                 }
                 sim.frame += 1;
             }
-            p.time(render_phase, |_| {
-                stored = draw_top(&d, sim, &mut budget);
+            p.time(render_phase, |p| {
+                stored = draw_top(&d, sim, &mut budget, p, &rp);
             });
             busy = timer::cycles().wrapping_sub(start);
             p.time(console, |p| {
@@ -199,23 +205,54 @@ fn apply(d: &mut Demo, sim: &mut Sim, req: &controls::Requests, step: &mut bool)
     d.cam.orbit(req.yaw, req.pitch, req.zoom);
 }
 
+/// The render phase's parts: the world, the characters, and the wait for
+/// the geometry engine to finish the queued commands.
+struct RenderPhases {
+    world: PhaseId,
+    bodies: PhaseId,
+    gx_wait: PhaseId,
+}
+
 /// Submits the top screen: world, characters, the grab marker.
-fn draw_top(d: &Demo, sim: &Sim, budget: &mut PolyBudget) -> render::Stored {
-    render::begin_frame(&d.cam, SKY);
-    let world_mode = match d.mode {
-        DrawMode::Constraints => DrawMode::Wireframe,
-        m => m,
-    };
-    world::draw(&sim.world, d.cam.eye(), world_mode, budget);
-    for (i, r) in sim.iter().enumerate() {
-        ragdoll::draw(r, PALETTE[i % PALETTE.len()], &d.cam, d.mode, budget);
-    }
-    if let Some(g) = d.stylus.grab {
-        if let Some(r) = &sim.ragdolls[g.ragdoll] {
-            ragdoll::marker(r.positions()[g.particle], fx!(0.08), GRAB_MARK, budget);
+fn draw_top(
+    d: &Demo,
+    sim: &Sim,
+    budget: &mut PolyBudget,
+    p: &mut Profiler,
+    rp: &RenderPhases,
+) -> render::Stored {
+    p.time(rp.world, |_| {
+        render::begin_frame(&d.cam, SKY);
+        let world_mode = match d.mode {
+            DrawMode::Constraints => DrawMode::Wireframe,
+            m => m,
+        };
+        world::draw(&sim.world, d.cam.eye(), world_mode, budget);
+    });
+    p.time(rp.bodies, |_| {
+        let eye = d.cam.eye();
+        let near = |r: &dsphys::verlet::Ragdoll| (eye - r.positions()[0]).length_squared();
+        for (i, r) in sim.iter().enumerate() {
+            // Its rank by distance: how many characters are nearer.
+            let d2 = near(r);
+            let rank = sim.iter().filter(|o| near(o) < d2).count();
+            let detail = ragdoll::detail_for_rank(rank);
+            ragdoll::draw(
+                r,
+                PALETTE[i % PALETTE.len()],
+                &d.cam,
+                d.mode,
+                detail,
+                budget,
+            );
         }
-    }
-    render::end_frame()
+        if let Some(g) = d.stylus.grab {
+            if let Some(r) = &sim.ragdolls[g.ragdoll] {
+                ragdoll::marker(r.positions()[g.particle], fx!(0.08), GRAB_MARK, budget);
+            }
+        }
+    });
+    p.time(rp.gx_wait, |_| render::end_frame())
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -272,4 +309,11 @@ fn publish_live(
     live::set(mb, Live::GrabScreenY, y);
     live::set(mb, Live::Shots, d.stylus.shots as i32);
     live::set(mb, Live::GxErrors, d.gx_errors as i32);
+    // Where the first character's head shows, for the runner's stylus test.
+    let probe = sim
+        .iter()
+        .next()
+        .and_then(|r| d.cam.project(r.positions()[0]));
+    live::set(mb, Live::ProbeX, probe.map_or(-1, |s| s.x));
+    live::set(mb, Live::ProbeY, probe.map_or(-1, |s| s.y));
 }

@@ -34,9 +34,11 @@ pub enum Live {
     GrabScreenY,
     Shots,
     GxErrors,
+    ProbeX,
+    ProbeY,
 }
 
-const KEYS: [&str; 26] = [
+const KEYS: [&str; 28] = [
     "scene",
     "scene.pending",
     "ragdolls",
@@ -63,6 +65,8 @@ const KEYS: [&str; 26] = [
     "grab.screen_y",
     "stylus.shots",
     "gx.errors",
+    "probe.screen_x",
+    "probe.screen_y",
 ];
 
 /// Writes the keys and zero values, and publishes the count.

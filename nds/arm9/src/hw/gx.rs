@@ -23,6 +23,7 @@ const MTX_MULT_4X3: Reg<u32> = Reg::at(0x0400_0464);
 const MTX_SCALE: Reg<u32> = Reg::at(0x0400_046C);
 const COLOR: Reg<u32> = Reg::at(0x0400_0480);
 const VTX_16: Reg<u32> = Reg::at(0x0400_048C);
+const VTX_10: Reg<u32> = Reg::at(0x0400_0490);
 const POLYGON_ATTR: Reg<u32> = Reg::at(0x0400_04A4);
 const BEGIN_VTXS: Reg<u32> = Reg::at(0x0400_0500);
 const END_VTXS: Reg<u32> = Reg::at(0x0400_0504);
@@ -150,6 +151,18 @@ pub fn end() {
 pub fn vertex(x: i16, y: i16, z: i16) {
     VTX_16.write((x as u16 as u32) | (y as u16 as u32) << 16);
     VTX_16.write(z as u16 as u32);
+}
+
+/// One vertex in one word: three 10-bit coordinates with 6 fraction
+/// bits (see [`pack10`]); half the FIFO traffic of [`vertex`].
+#[inline]
+pub fn vertex10(packed: u32) {
+    VTX_10.write(packed);
+}
+
+/// A VTX_10 word from coordinates in 1/64 units (-512..511 each).
+pub const fn pack10(x: i16, y: i16, z: i16) -> u32 {
+    (x as u32 & 0x3FF) | (y as u32 & 0x3FF) << 10 | (z as u32 & 0x3FF) << 20
 }
 
 /// Hands this frame's polygons to the renderer at the next VBlank (Z

@@ -67,6 +67,9 @@ impl<'a> Batch<'a> {
     pub fn line(&mut self, a: Vec3, b: Vec3, color: u16) {
         if self.grant() {
             gx::color(color);
+            // GBATEK's form: the last vertex repeated. (DeSmuME 0.9.12 draws
+            // a few nearly horizontal ones on to the screen edge; melonDS
+            // draws them right. `a, b, a` is no line at all in DeSmuME.)
             vertex(a);
             vertex(b);
             vertex(b);
@@ -82,12 +85,13 @@ impl<'a> Batch<'a> {
         }
     }
 
-    /// A quad of raw 4.12 model-space corners (anticlockwise from the front).
-    pub fn quad_raw(&mut self, v: [[i16; 3]; 4], color: u16) {
+    /// A quad of model-space corners packed for VTX_10 (anticlockwise
+    /// from the front): one word per vertex.
+    pub fn quad_packed(&mut self, v: &[u32; 4], color: u16) {
         if self.grant() {
             gx::color(color);
-            for [x, y, z] in v {
-                gx::vertex(x, y, z);
+            for &w in v {
+                gx::vertex10(w);
             }
         }
     }

@@ -10,8 +10,9 @@
 use super::prims::{Batch, ID_BODY, ID_OVERLAY};
 use super::shade::{lit, Rgb};
 use super::{Camera, DrawMode, PolyBudget, GX_SHIFT};
-use crate::hw::gx;
+use crate::hw::gx::{self, pack10};
 use crate::hw::video::rgb;
+use dsphys::divsqrt::{div_i32, sqrt_u32};
 use dsphys::fx;
 use dsphys::fx::{Fx1, Vec3};
 use dsphys::verlet::Ragdoll;
@@ -73,24 +74,44 @@ pub fn bones(r: &Ragdoll, out: &mut [(u8, u8); MAX_BONES]) -> usize {
     n
 }
 
+/// `v / |v|` for a vector shorter than 8 m, in the 32-bit modes of the
+/// square-root unit and divider (13 + 18 bus cycles, against 47 + 34 for
+/// the engine's 64-bit `try_normalise`). Good to about 2^-11: plenty for
+/// drawing, which needs no bit-exactness. `None` below 1 mm.
+fn unit32(v: Vec3) -> Option<Vec3> {
+    let [x, y, z] = v.raw().map(|c| c.clamp(-(1 << 15), 1 << 15) as i64);
+    let len2 = (x * x + y * y + z * z) as u32; // < 3 * 2^30
+    let len = sqrt_u32(len2) as i32; // FX1 raw
+    if len < 4 {
+        return None;
+    }
+    let inv = div_i32(1 << 24, len); // 1/len, FX1 raw
+    Some(Vec3::from_raw(
+        ((x * inv as i64) >> 12) as i32,
+        ((y * inv as i64) >> 12) as i32,
+        ((z * inv as i64) >> 12) as i32,
+    ))
+}
+
 /// A bone's frame: the unit box (x, y in -1..1, z in 0..1) stretched to a
 /// `half_width` square section from `a` to `b`, in submission units, as
 /// MTX_MULT_4x3 words; and its three world axes (for lighting). `None`
-/// for a bone shorter than 1 mm.
+/// for a bone shorter than 1 mm. The brads' joint matrices will replace
+/// this (the box then follows the joint, not the particle pair).
 pub fn bone_matrix(a: Vec3, b: Vec3, half_width: Fx1) -> Option<([i32; 12], [Vec3; 3])> {
     let d = b - a;
-    let dir = d.try_normalise()?;
-    let helper = if dir.y.abs() < fx!(0.9) {
-        Vec3::new(Fx1::ZERO, Fx1::ONE, Fx1::ZERO)
+    let dir = unit32(d)?;
+    // side = helper x dir, with helper the world axis least along the bone.
+    let side = if dir.y.abs() < fx!(0.9) {
+        Vec3::new(dir.z, Fx1::ZERO, -dir.x) // y x dir
     } else {
-        Vec3::new(Fx1::ONE, Fx1::ZERO, Fx1::ZERO)
+        Vec3::new(Fx1::ZERO, -dir.z, dir.y) // x x dir
     };
-    let side = helper.cross(dir).lower().try_normalise()?;
+    let side = unit32(side)?;
     let up = dir.cross(side).lower();
     let s = |v: Vec3| v.scale(half_width).raw().map(|c| c >> GX_SHIFT);
-    let (x, y, z, t) = (
-        s(side),
-        s(up),
+    let (x, y) = (s(side), s(up));
+    let (z, t) = (
         d.raw().map(|c| c >> GX_SHIFT),
         a.raw().map(|c| c >> GX_SHIFT),
     );
@@ -102,69 +123,47 @@ pub fn bone_matrix(a: Vec3, b: Vec3, half_width: Fx1) -> Option<([i32; 12], [Vec
     ))
 }
 
-const ONE: i16 = 4096;
+const P: i16 = 64; // 1.0 in VTX_10's 6 fraction bits
+const fn quad(v: [[i16; 3]; 4]) -> [u32; 4] {
+    [
+        pack10(v[0][0], v[0][1], v[0][2]),
+        pack10(v[1][0], v[1][1], v[1][2]),
+        pack10(v[2][0], v[2][1], v[2][2]),
+        pack10(v[3][0], v[3][1], v[3][2]),
+    ]
+}
 /// The unit box's faces, anticlockwise seen from outside, with their
 /// outward normals as (axis, sign): sides first, then the two end caps.
-const FACES: [([[i16; 3]; 4], usize, i32); 6] = [
+const FACES: [([u32; 4], usize, bool); 6] = [
     (
-        [
-            [ONE, -ONE, 0],
-            [ONE, ONE, 0],
-            [ONE, ONE, ONE],
-            [ONE, -ONE, ONE],
-        ],
+        quad([[P, -P, 0], [P, P, 0], [P, P, P], [P, -P, P]]),
         0,
-        1,
+        false,
     ),
     (
-        [
-            [-ONE, -ONE, 0],
-            [-ONE, -ONE, ONE],
-            [-ONE, ONE, ONE],
-            [-ONE, ONE, 0],
-        ],
+        quad([[-P, -P, 0], [-P, -P, P], [-P, P, P], [-P, P, 0]]),
         0,
-        -1,
+        true,
     ),
     (
-        [
-            [-ONE, ONE, 0],
-            [-ONE, ONE, ONE],
-            [ONE, ONE, ONE],
-            [ONE, ONE, 0],
-        ],
+        quad([[-P, P, 0], [-P, P, P], [P, P, P], [P, P, 0]]),
         1,
-        1,
+        false,
     ),
     (
-        [
-            [-ONE, -ONE, 0],
-            [ONE, -ONE, 0],
-            [ONE, -ONE, ONE],
-            [-ONE, -ONE, ONE],
-        ],
+        quad([[-P, -P, 0], [P, -P, 0], [P, -P, P], [-P, -P, P]]),
         1,
-        -1,
+        true,
     ),
     (
-        [
-            [-ONE, -ONE, ONE],
-            [ONE, -ONE, ONE],
-            [ONE, ONE, ONE],
-            [-ONE, ONE, ONE],
-        ],
+        quad([[-P, -P, P], [P, -P, P], [P, P, P], [-P, P, P]]),
         2,
-        1,
+        false,
     ),
     (
-        [
-            [-ONE, -ONE, 0],
-            [-ONE, ONE, 0],
-            [ONE, ONE, 0],
-            [ONE, -ONE, 0],
-        ],
+        quad([[-P, -P, 0], [-P, P, 0], [P, P, 0], [P, -P, 0]]),
         2,
-        -1,
+        true,
     ),
 ];
 
@@ -172,8 +171,30 @@ const OVERLAY_STICK: u16 = rgb(255, 70, 60);
 const OVERLAY_SOFT: u16 = rgb(255, 210, 60);
 const OVERLAY_PARTICLE: u16 = rgb(120, 255, 255);
 
-/// Draws one character; returns the detail it was drawn at.
-pub fn draw(r: &Ragdoll, color: Rgb, cam: &Camera, mode: DrawMode, budget: &mut PolyBudget) -> Lod {
+/// How much detail the `rank`-th nearest character may have: a boxed
+/// bone costs about 35 us of CPU and GX time (DeSmuME and melonDS alike:
+/// two square roots and divisions for its frame, 47 FIFO words), a line
+/// about 3 us, so a crowd is drawn in boxes only near the camera.
+pub fn detail_for_rank(rank: usize) -> Lod {
+    match rank {
+        0..4 => Lod::Boxes,
+        4..10 => Lod::OpenBoxes,
+        _ => Lod::Lines,
+    }
+}
+
+/// Draws one character, with at most `max_detail`; returns the detail it
+/// was drawn at. In ITCM: the crowd scene calls it for every character.
+#[inline(never)]
+#[link_section = ".itcm.render_ragdoll"]
+pub fn draw(
+    r: &Ragdoll,
+    color: Rgb,
+    cam: &Camera,
+    mode: DrawMode,
+    max_detail: Lod,
+    budget: &mut PolyBudget,
+) -> Lod {
     if mode == DrawMode::Constraints {
         draw_overlay(r, budget);
         return Lod::Lines;
@@ -188,7 +209,8 @@ pub fn draw(r: &Ragdoll, color: Rgb, cam: &Camera, mode: DrawMode, budget: &mut 
         Lod::OpenBoxes
     } else {
         Lod::Boxes
-    };
+    }
+    .max(max_detail);
     while lod != Lod::Skipped && lod.polys_per_bone() * n as u32 > budget.left() {
         lod = lod.coarser();
     }
@@ -211,13 +233,18 @@ pub fn draw(r: &Ragdoll, color: Rgb, cam: &Camera, mode: DrawMode, budget: &mut 
         let Some((m, axes)) = bone_matrix(x[i], x[j], half) else {
             continue;
         };
+        // Each face's colour: the three axes lit, and their opposites.
+        let shades = axes.map(|a| {
+            let n = a.raw();
+            (lit(color, n, 12), lit(color, n.map(|c| -c), 12))
+        });
         gx::push();
         gx::mult_4x3(&m);
         {
             let mut b = Batch::quads(budget, mode.solid_alpha(), ID_BODY, faces as u32);
-            for (v, axis, sign) in FACES.iter().take(faces) {
-                let n = axes[*axis].raw().map(|c| c * sign);
-                b.quad_raw(*v, lit(color, n, 12));
+            for (v, axis, negative) in FACES.iter().take(faces) {
+                let (pos, neg) = shades[*axis];
+                b.quad_packed(v, if *negative { neg } else { pos });
             }
         }
         gx::pop(1);

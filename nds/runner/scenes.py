@@ -1,0 +1,270 @@
+#!/usr/bin/env python3
+"""Drive the demo ROM through its scenes, as a user would, and check what
+the screens show.
+
+    .venv/bin/python nds/runner/scenes.py --rom target/nds/ragdoll.nds --out target/screenshots
+    .venv/bin/python nds/runner/scenes.py --rom target/nds/ragdoll.nds --check nds/runner/reference
+    .venv/bin/python nds/runner/scenes.py --rom target/nds/ragdoll.nds --gif target/screenshots/drop.gif
+
+For each scene it presses START (or X, reset, for the first scene, which
+the ROM boots into), runs --frames frames, takes a screenshot and reads
+the ROM's live figures from the mailbox (see nds/arm9/src/demo/live.rs).
+
+--check compares each scene's top screen with the reference image
+REFDIR/<emulator>/scene_<letter>.png within a tolerance; a missing
+reference is written out and fails the run (as agb's tests do), so a new
+reference is always looked at before it is committed. It also checks
+that the top screen shows geometry in the middle of the screen, that the
+bottom screen shows the profiler, that no scene ever submitted more than
+2048 polygons, and it runs the stylus drag test.
+
+Exit status: 0 when every check passed, 1 otherwise, 2 on bad arguments.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import backends  # noqa: E402
+import mailbox  # noqa: E402
+from emulator import Emulator, EmulatorError, split_screens  # noqa: E402
+
+SCENE_LETTERS = "abcdefg"
+DEFAULT_FRAMES = 120
+MAX_POLYGONS = 2048
+# Two top screens "match" when at most this share of pixels differ by more
+# than PIXEL_TOLERANCE in some channel (emulator rounding, a ragdoll a
+# pixel off after a change of solver settings stays within it).
+PIXEL_TOLERANCE = 48
+MAX_DIFFERING_SHARE = 0.03
+SKY = (24, 32, 64)  # the ROM's rear-plane colour (demo.rs), BGR555-rounded
+
+
+@dataclasses.dataclass
+class Shot:
+    letter: str
+    top: object
+    bottom: object
+    live: dict
+
+
+def live_values(emu: Emulator) -> dict:
+    box = mailbox.read(emu.read)
+    return {b.key: b.value for b in box.bench}
+
+
+def boot(emu: Emulator, rom: str, max_frames: int = 120) -> None:
+    emu.open(rom)
+    for _ in range(max_frames):
+        emu.step()
+        if mailbox.read_header(emu.read).magic == mailbox.MAGIC:
+            # A few frames more, so the ARM7's first input block is there.
+            for _ in range(5):
+                emu.step()
+            return
+    raise EmulatorError(f"the ROM did not start within {max_frames} frames")
+
+
+def press(emu: Emulator, key: str, frames: int = 3) -> None:
+    """Holds `key` for a few frames, then lets go (one press to the ROM)."""
+    emu.set_keys({key})
+    for _ in range(frames):
+        emu.step()
+    emu.set_keys(set())
+    emu.step()
+
+
+def run_frames(emu: Emulator, n: int, every: int = 0, frames: list | None = None) -> None:
+    for i in range(n):
+        emu.step()
+        if every and frames is not None and i % every == 0:
+            frames.append(split_screens(emu.screenshot())[0])
+
+
+def cycle_scenes(emu: Emulator, rom: str, frames: int, gif_frames: list | None = None) -> list[Shot]:
+    """Every scene in turn: select it, run `frames` frames, screenshot."""
+    boot(emu, rom)
+    shots = []
+    for i, letter in enumerate(SCENE_LETTERS):
+        press(emu, "X" if i == 0 else "START")
+        run_frames(emu, frames, every=2 if i == 0 and gif_frames is not None else 0,
+                   frames=gif_frames)
+        top, bottom = split_screens(emu.screenshot())
+        live = live_values(emu)
+        if live.get("scene") != i:
+            raise EmulatorError(f"pressed my way to scene {letter} but the ROM shows scene "
+                                f"index {live.get('scene')}")
+        shots.append(Shot(letter, top, bottom, live))
+    return shots
+
+
+# --------------------------------------------------------------- checks
+def differing_share(a, b, tolerance: int = PIXEL_TOLERANCE) -> float:
+    """Share of pixels where some channel differs by more than `tolerance`."""
+    from PIL import ImageChops
+    diff = ImageChops.difference(a.convert("RGB"), b.convert("RGB"))
+    bands = diff.split()
+    mask = None
+    for band in bands:
+        over = band.point(lambda v: 255 if v > tolerance else 0)
+        mask = over if mask is None else ImageChops.lighter(mask, over)
+    hist = mask.histogram()
+    return hist[255] / (a.width * a.height)
+
+
+def geometry_share(top, box=(64, 48, 192, 144)) -> float:
+    """Share of the middle of the top screen that is not sky."""
+    region = top.convert("RGB").crop(box)
+    pixels = list(getattr(region, "get_flattened_data", region.getdata)())
+    not_sky = sum(1 for p in pixels if max(abs(p[c] - SKY[c]) for c in range(3)) > 24)
+    return not_sky / len(pixels)
+
+
+def profiler_shown(bottom) -> tuple[bool, str]:
+    """The profiler's bars: the yellow budget marker in many rows, and some
+    green (or red) bar pixels left of it."""
+    rgb = bottom.convert("RGB")
+    marker_rows = sum(1 for y in range(66, 192)
+                      if any(_yellow(rgb.getpixel((x, y))) for x in range(244, 252)))
+    bar = sum(1 for y in range(66, 192) for x in range(120, 244)
+              if _bar(rgb.getpixel((x, y))))
+    ok = marker_rows >= 60 and bar >= 20
+    return ok, f"budget marker in {marker_rows} rows, {bar} bar pixels"
+
+
+def _yellow(p) -> bool:
+    return p[0] > 200 and p[1] > 160 and p[2] < 80
+
+
+def _bar(p) -> bool:
+    green = p[1] > 150 and p[0] < 120 and p[2] < 140
+    red = p[0] > 200 and p[1] < 80 and p[2] < 80
+    return green or red
+
+
+def check_reference(top, path: str) -> tuple[bool, str]:
+    from PIL import Image
+    if not os.path.isfile(path):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        top.save(path)
+        return False, f"no reference: wrote {path} (look at it, then commit it)"
+    share = differing_share(top, Image.open(path))
+    ok = share <= MAX_DIFFERING_SHARE
+    return ok, f"{share:.2%} of pixels differ (limit {MAX_DIFFERING_SHARE:.0%})"
+
+
+def stylus_drag(emu: Emulator, rom: str) -> tuple[bool, str]:
+    """Scene (a): let the ragdoll land, put the pen on its head, drag it
+    40 px right and 30 px up over 20 frames, hold; the held particle must
+    then show within a few pixels of the pen, and be let go on release."""
+    boot(emu, rom)
+    press(emu, "X")
+    run_frames(emu, 90)
+    live = live_values(emu)
+    hx, hy = int(live["probe.screen_x"]), int(live["probe.screen_y"])
+    if not (0 <= hx < 256 and 0 <= hy < 192):
+        return False, f"the head is off screen at ({hx}, {hy})"
+    emu.touch(hx, hy)
+    emu.step()
+    emu.step()
+    live = live_values(emu)
+    if live["grab.particle"] < 0:
+        return False, (f"touching the head at ({hx}, {hy}) grabbed nothing (touch "
+                       f"{live['touch.down']} at ({live['touch.x']}, {live['touch.y']}))")
+    tx, ty = hx + 40, hy - 30
+    for i in range(1, 21):
+        emu.touch(hx + (tx - hx) * i // 20, hy + (ty - hy) * i // 20)
+        emu.step()
+    run_frames(emu, 10)
+    live = live_values(emu)
+    gx, gy = live["grab.screen_x"], live["grab.screen_y"]
+    err = max(abs(gx - tx), abs(gy - ty))
+    emu.touch(None, None)
+    run_frames(emu, 3)
+    released = live_values(emu)["grab.particle"] < 0
+    ok = err <= 3 and released
+    return ok, (f"pen at ({tx}, {ty}), particle {int(live['grab.particle'])} shown at "
+                f"({gx}, {gy}): {err} px off; {'released' if released else 'NOT released'}")
+
+
+# --------------------------------------------------------------- output
+def save_gif(frames: list, path: str) -> None:
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    frames[0].save(path, save_all=True, append_images=frames[1:], duration=33, loop=0)
+
+
+def run_one(name: str, args: argparse.Namespace) -> bool:
+    tag = f"[{name}]"
+    ok = True
+    gif_frames: list | None = [] if args.gif else None
+    emu = backends.create(name)
+    try:
+        shots = cycle_scenes(emu, args.rom, args.frames, gif_frames)
+        drag = stylus_drag(emu, args.rom) if args.check else None
+    except EmulatorError as e:
+        print(f"{tag} ERROR: {e}")
+        return False
+    finally:
+        emu.close()
+    for s in shots:
+        pending = " (parts not landed yet)" if s.live.get("scene.pending") else ""
+        print(f"{tag} scene {s.letter}: {int(s.live['ragdolls'])} ragdolls, "
+              f"{int(s.live['polys.submitted'])} polygons submitted "
+              f"(max {int(s.live['polys.max_submitted'])}), {int(s.live['polys.stored'])} stored, "
+              f"frame work {int(s.live['frame.busy_us'])} us{pending}")
+        if args.out:
+            out = os.path.join(args.out, name) if args.emulator == "both" else args.out
+            os.makedirs(out, exist_ok=True)
+            s.top.save(os.path.join(out, f"scene_{s.letter}_top.png"))
+            s.bottom.save(os.path.join(out, f"scene_{s.letter}_bottom.png"))
+    if args.out:
+        print(f"{tag} screenshots: {args.out}/scene_<a..g>_<top|bottom>.png")
+    if args.gif and gif_frames:
+        path = args.gif if args.emulator != "both" else args.gif.replace(".gif", f"-{name}.gif")
+        save_gif(gif_frames, path)
+        print(f"{tag} animated GIF of the single-ragdoll drop: {path} ({len(gif_frames)} frames)")
+    if not args.check:
+        return ok
+    for s in shots:
+        checks = []
+        share = geometry_share(s.top)
+        checks.append(("geometry", share >= 0.2, f"{share:.0%} of the middle is not sky"))
+        checks.append(("profiler",) + profiler_shown(s.bottom))
+        polys = int(s.live["polys.max_submitted"])
+        checks.append(("polygons", polys <= MAX_POLYGONS and s.live["polys.max_stored"] <= MAX_POLYGONS,
+                       f"max {polys} submitted, {int(s.live['polys.max_stored'])} stored"))
+        checks.append(("gx_errors", s.live["gx.errors"] == 0, f"{int(s.live['gx.errors'])} overflows"))
+        ref = os.path.join(args.check, name, f"scene_{s.letter}.png")
+        checks.append(("reference",) + check_reference(s.top, ref))
+        for what, passed, detail in checks:
+            print(f"{tag} {'PASS' if passed else 'FAIL'} scene_{s.letter}_{what}  ({detail})")
+            ok &= passed
+    passed, detail = drag
+    print(f"{tag} {'PASS' if passed else 'FAIL'} stylus_drag  ({detail})")
+    return ok and passed
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--rom", required=True)
+    p.add_argument("--emulator", choices=("desmume", "melonds", "both"), default="desmume")
+    p.add_argument("--frames", type=int, default=DEFAULT_FRAMES, help="frames per scene")
+    p.add_argument("--out", metavar="DIR", help="write scene_<letter>_<top|bottom>.png here")
+    p.add_argument("--gif", metavar="FILE", help="animated GIF of the single-ragdoll drop")
+    p.add_argument("--check", metavar="REFDIR", help="run the checks against these references")
+    args = p.parse_args(argv)
+    if not os.path.isfile(args.rom):
+        p.error(f"ROM not found: {args.rom}")
+    names = backends.NAMES if args.emulator == "both" else (args.emulator,)
+    ok = True
+    for name in names:
+        ok &= run_one(name, args)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
