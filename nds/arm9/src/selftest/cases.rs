@@ -6,10 +6,6 @@ use crate::hw::{start, timer};
 use crate::text;
 use mailbox::Mailbox;
 
-#[path = "anim_cases.rs"]
-mod anim_cases;
-use anim_cases::{anim_brads_hash, anim_expand_hash};
-
 /// Each test is named after its function.
 macro_rules! tests {
     ($($f:ident),* $(,)?) => { &[$(Test { name: stringify!($f), run: $f }),*] };
@@ -24,10 +20,6 @@ pub const ALL: &[Test] = tests![
     memory_setup,
     fx_selftest_hash,
     ragdoll_drop_hash,
-    armed_mine_crawl_hash,
-    armed_mine_recover_hash,
-    anim_expand_hash,
-    anim_brads_hash,
 ];
 
 macro_rules! check {
@@ -72,23 +64,6 @@ fn ok(d: Detail) -> Outcome {
 fn ragdoll_drop_hash(_: &mut Mailbox) -> Outcome {
     let (frames, want) = host::RAGDOLL_DROP;
     let got = dsphys::scenario::ragdoll_drop_hash(frames);
-    check!(got == want, "DS {:#010x} host {:#010x}", got, want);
-    ok(text!(48; "{} frames, hashes equal ({:#010x})", frames, got))
-}
-
-/// The Armed Mine crawling for 20 s (rigid bodies, motors, contacts),
-/// hashed on the DS against the host's hash.
-fn armed_mine_crawl_hash(_: &mut Mailbox) -> Outcome {
-    let (frames, want) = host::ARMED_MINE[0];
-    let got = dsphys::rigid::characters::armed_mine::crawl_hash(frames);
-    check!(got == want, "DS {:#010x} host {:#010x}", got, want);
-    ok(text!(48; "{} frames, hashes equal ({:#010x})", frames, got))
-}
-
-/// The Armed Mine started upside down, 10 s, against the host's hash.
-fn armed_mine_recover_hash(_: &mut Mailbox) -> Outcome {
-    let (frames, want) = host::ARMED_MINE[1];
-    let got = dsphys::rigid::characters::armed_mine::recover_hash(frames);
     check!(got == want, "DS {:#010x} host {:#010x}", got, want);
     ok(text!(48; "{} frames, hashes equal ({:#010x})", frames, got))
 }
