@@ -44,7 +44,7 @@ pub fn two_bone(root: Vec3, target: Vec3, l1: Fx1, l2: Fx1, pole: Vec3) -> TwoBo
     };
     let shoulder = acos_radians(cos_of(l1, d, l2));
     let elbow_inside = acos_radians(cos_of(l1, l2, d));
-    let bend = crate::fx!(3.14159265) - elbow_inside;
+    let bend = crate::fx!(core::f64::consts::PI) - elbow_inside;
     // The in-plane direction towards the pole, perpendicular to `dir`.
     let along = pole.dot(dir).lower();
     let perp = (pole - dir.scale(along))

@@ -144,7 +144,7 @@ impl ArmedMine {
 
     /// Upright: the body's up axis within 45 degrees of vertical.
     pub fn is_upright(&self) -> bool {
-        self.up().y > fx!(0.7071)
+        self.up().y > fx!(core::f64::consts::FRAC_1_SQRT_2)
     }
 
     /// The heading frame: forward (the body's x, or its y when x is

@@ -48,7 +48,7 @@ impl<const N: usize> PoseSource for CyclicPose<N> {
     fn target(&self, joint: usize, frame: u32) -> JointTarget {
         let turn = Fx1::from_raw((((frame % self.period.max(1)) as i64) << 12) as i32)
             .div_int(self.period.max(1) as i32);
-        let two_pi = crate::fx!(6.283185307);
+        let two_pi = crate::fx!(core::f64::consts::TAU);
         let mut angle = Fx1::ZERO;
         let mut axis = Vec3::X;
         for &(j, ax, amp, phase) in &self.swings {
