@@ -1,12 +1,10 @@
 //! Characters built from rigid bodies, joints and motors.
 //!
 //! - [`pose`]: the pose-target interface (a clip plugs in here) and the
-//!   built-in standing and cyclic poses.
-//! - [`powered`]: the powered ragdoll (10 bodies, 9 motorised joints).
+//!   built-in standing and cyclic poses, for the powered ragdoll to come.
 //! - [`armed_mine`]: seed 000's one-armed creature.
 //! - [`curve`]: closed Catmull-Rom curves for cyclic targets.
 
 pub mod armed_mine;
 pub mod curve;
 pub mod pose;
-//pub mod powered;
