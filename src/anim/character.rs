@@ -7,42 +7,48 @@ use crate::fx::{Fx1, Mat4x3, Vec3};
 use crate::verlet::Fnv1a;
 
 use super::brad::{BradTable, BradTableDef};
-use super::def::{Clip, JointPose, Skeleton, MAX_JOINTS};
+use super::def::{Clip, JointPose, Skeleton};
 use super::expand::{expand, skinning_palette};
 use super::sample::sample_clip;
 
 /// A character: skeleton, local pose, model-space matrices (world, when
 /// `placement` is the character's place in the world), skinning palette
-/// and brad table.
+/// and brad table, with room for `J` joints and `B` brads (the default
+/// fits the 25-joint humanoid: 4.0 KB, which matters on the DS's 16 KB
+/// stack).
 #[derive(Clone, Debug)]
-pub struct Character<'a, const B: usize = 16> {
+pub struct Character<'a, const J: usize = 25, const B: usize = 16> {
     /// The skeleton.
     pub skeleton: &'a Skeleton<'a>,
     /// Local pose (the animation's output).
-    pub local: [JointPose; MAX_JOINTS],
+    pub local: [JointPose; J],
     /// Model-space matrix per joint.
-    pub model: [Mat4x3; MAX_JOINTS],
+    pub model: [Mat4x3; J],
     /// Skinning palette per joint.
-    pub palette: [Mat4x3; MAX_JOINTS],
+    pub palette: [Mat4x3; J],
     /// The brads.
     pub brads: BradTable<B>,
     /// The parent of the root joint.
     pub placement: Mat4x3,
 }
 
-impl<'a, const B: usize> Character<'a, B> {
+impl<'a, const J: usize, const B: usize> Character<'a, J, B> {
     /// In the bind pose at `placement`.
+    ///
+    /// # Panics
+    /// If the skeleton has more than `J` joints or the table more than `B`
+    /// brads.
     pub fn new(skeleton: &'a Skeleton<'a>, brads: &BradTableDef, placement: Mat4x3) -> Self {
-        let mut local = [JointPose::IDENTITY; MAX_JOINTS];
-        local[..skeleton.len()].copy_from_slice(skeleton.bind_pose);
+        assert!(skeleton.len() <= J, "character: more joints than J");
         let mut c = Character {
             skeleton,
-            local,
-            model: [Mat4x3::IDENTITY; MAX_JOINTS],
-            palette: [Mat4x3::IDENTITY; MAX_JOINTS],
+            local: [JointPose::IDENTITY; J],
+            model: [Mat4x3::IDENTITY; J],
+            palette: [Mat4x3::IDENTITY; J],
             brads: BradTable::new(brads),
             placement,
         };
+        c.local[..skeleton.len()].copy_from_slice(skeleton.bind_pose);
         c.pose_from_animation();
         c
     }

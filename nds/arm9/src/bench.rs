@@ -3,6 +3,7 @@
 //! bus cycles or microseconds as the key says; emulator timings only
 //! approximate the hardware, so `make bench` names the emulator.
 
+mod anim;
 mod kernels;
 
 use crate::console::draw_text;
@@ -75,6 +76,7 @@ fn all_figures(mb: &mut Mailbox) {
     let overhead = crate::clock::measure_overhead() as i32;
     record(mb, "profiler.overhead_cycles", overhead, 0);
     ragdoll_step(mb);
+    anim::figures(mb);
     memory_layout(mb);
     divider(mb);
     fx_ops(mb);

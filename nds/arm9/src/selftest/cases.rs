@@ -6,6 +6,10 @@ use crate::hw::{start, timer};
 use crate::text;
 use mailbox::Mailbox;
 
+#[path = "anim_cases.rs"]
+mod anim_cases;
+use anim_cases::{anim_brads_hash, anim_expand_hash};
+
 /// Each test is named after its function.
 macro_rules! tests {
     ($($f:ident),* $(,)?) => { &[$(Test { name: stringify!($f), run: $f }),*] };
@@ -20,6 +24,8 @@ pub const ALL: &[Test] = tests![
     memory_setup,
     fx_selftest_hash,
     ragdoll_drop_hash,
+    anim_expand_hash,
+    anim_brads_hash,
 ];
 
 macro_rules! check {
