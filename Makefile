@@ -66,13 +66,16 @@ roms: rom
 
 ## make run -------------------------------------------------------------
 # A window where there is a display; headless otherwise: a few seconds of
-# the demo, the profile table, and screenshots of both screens.
+# the demo, the profile table, screenshots of both screens, then every
+# scene in turn (one screenshot each) and a GIF of the single-ragdoll drop.
 run: rom venv
 	@if [ -n "$${DISPLAY:-}" ]; then \
 	  $(RUNNER) --rom $(ROM_DIR)/ragdoll.nds --mode window; \
 	else \
 	  $(RUNNER) --rom $(ROM_DIR)/ragdoll.nds --mode profile --frames 300 \
 	    --screenshots $(TARGET)/screenshots; \
+	  $(PY) nds/runner/scenes.py --rom $(ROM_DIR)/ragdoll.nds --out $(TARGET)/screenshots \
+	    --gif $(TARGET)/screenshots/drop.gif; \
 	fi
 
 ## make bench ------------------------------------------------------------
@@ -122,6 +125,8 @@ emu-test: roms venv melonds
 	$(RUNNER) --rom $(ROM_DIR)/ragdoll-panic.nds --emulator $(EMULATORS) --expect-panic --frames 120 \
 	  --screenshots $(TARGET)/screenshots/panic
 	$(RUNNER) --rom $(ROM_DIR)/ragdoll.nds --emulator $(EMULATORS) --mode profile --frames 120
+	$(PY) nds/runner/scenes.py --rom $(ROM_DIR)/ragdoll.nds --emulator $(EMULATORS) \
+	  --check nds/runner/reference
 
 clean:
 	cargo clean
