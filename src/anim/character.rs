@@ -33,24 +33,22 @@ pub struct Character<'a, const J: usize = 25, const B: usize = 16> {
 }
 
 impl<'a, const J: usize, const B: usize> Character<'a, J, B> {
-    /// In the bind pose at `placement`.
+    /// In the bind pose at `placement`; the model matrices and the palette
+    /// are the identity until the first `pose_from_*` call. Built as one
+    /// struct literal, so that no second 4 KB copy sits on the stack.
     ///
     /// # Panics
     /// If the skeleton has more than `J` joints or the table more than `B`
     /// brads.
     pub fn new(skeleton: &'a Skeleton<'a>, brads: &BradTableDef, placement: Mat4x3) -> Self {
-        assert!(skeleton.len() <= J, "character: more joints than J");
-        let mut c = Character {
+        Character {
             skeleton,
-            local: [JointPose::IDENTITY; J],
+            local: bind_local(skeleton),
             model: [Mat4x3::IDENTITY; J],
             palette: [Mat4x3::IDENTITY; J],
             brads: BradTable::new(brads),
             placement,
-        };
-        c.local[..skeleton.len()].copy_from_slice(skeleton.bind_pose);
-        c.pose_from_animation();
-        c
+        }
     }
 
     /// Number of joints.
@@ -115,4 +113,12 @@ impl<'a, const J: usize, const B: usize> Character<'a, J, B> {
         }
         h.finish()
     }
+}
+
+/// The bind pose in an array of `J` (the rest identity).
+fn bind_local<const J: usize>(skeleton: &Skeleton) -> [JointPose; J] {
+    assert!(skeleton.len() <= J, "character: more joints than J");
+    let mut local = [JointPose::IDENTITY; J];
+    local[..skeleton.len()].copy_from_slice(skeleton.bind_pose);
+    local
 }

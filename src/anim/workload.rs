@@ -14,6 +14,7 @@ use super::humanoid::{HUMANOID, HUMANOID_WALK};
 use super::humanoid_brads::HUMANOID as BRADS;
 
 /// The default character at the origin, in its bind pose.
+#[inline(never)]
 pub fn character() -> Character<'static> {
     Character::new(&HUMANOID, &BRADS, Mat4x3::IDENTITY)
 }
@@ -53,6 +54,8 @@ pub fn brads_hash(frames: u32) -> u32 {
 
 /// The tumbling ragdoll's particle positions after `frames` frames: the
 /// bench's brads workload (mid-flight, so no brad is in a special case).
+/// Out of line, so the ragdoll is off the stack once it returns.
+#[inline(never)]
 pub fn tumbled_positions(frames: u32) -> [Vec3; 16] {
     let mut r: Ragdoll = scenario::tumbling_ragdoll(Vec3::ZERO);
     for _ in 0..frames {
