@@ -20,6 +20,22 @@
 //! animated velocity, and back with a fade. [`workload`] holds the fixed
 //! runs shared by the ROM's determinism test and the bench.
 //!
+//! # Cost (`make bench`, one 25-joint character, 15 brads)
+//!
+//! | figure | DeSmuME | melonDS |
+//! |---|---:|---:|
+//! | `ragdoll_step_us.brads` (15 brads) | 462.8 us | 436.5 us |
+//! | `anim_us` (brads + expand + palette) | 1114.5 us | 907.4 us |
+//! | `anim.sample_us` (walk clip, 9 tracks) | 163.8 us | 159.5 us |
+//! | `anim.expand_palette_us` (no brads) | 880.1 us | 750.1 us |
+//!
+//! Far above the 60 us goal: each joint costs a quaternion-to-matrix and
+//! two `Mat4x3` products, about 1,100 ARM instructions with the FX rules'
+//! rounding (ties away from zero, saturation) on every entry, and each
+//! brad two normalisations on the divider and square-root units. These
+//! loops still run from main RAM: `linker.ld`'s ITCM rule names only
+//! `dsphys::verlet`.
+//!
 //! Data: [`humanoid`] (skeleton and idle/walk/run clips, emitted by
 //! `assetc` from `assets/characters/`) and [`humanoid_brads`] (from
 //! `assets/ragdolls/humanoid.brads`).
