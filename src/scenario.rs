@@ -3,12 +3,13 @@
 //! the benchmark and the demo use them as workloads, so each is defined
 //! exactly once, here.
 
+use crate::collision::CollisionWorld;
 use crate::fx;
 use crate::fx::{Fx1, Vec3};
-use crate::verlet::{humanoid::HUMANOID, BoxRoom, Ragdoll, Settings};
+use crate::verlet::{humanoid::HUMANOID, BoxRoom, Ragdoll, Settings, WorldContacts};
 
-/// A 4 m x 3 m x 4 m room with the floor at y = 0 (until the k-d tree
-/// worlds are wired in, the ragdoll lives in this box).
+/// A 4 m x 3 m x 4 m room with the floor at y = 0: the world with no
+/// triangles, for tests of the solver alone.
 pub const ROOM: BoxRoom = BoxRoom::new(
     Vec3::new(fx!(-2.0), fx!(0.0), fx!(-2.0)),
     Vec3::new(fx!(2.0), fx!(3.0), fx!(2.0)),
@@ -38,6 +39,42 @@ pub fn ragdoll_drop_hash(frames: u32) -> u32 {
     let mut r = tumbling_ragdoll(Vec3::ZERO);
     for _ in 0..frames {
         step_in_room(&mut r);
+    }
+    r.state_hash()
+}
+
+/// Coulomb friction of every world surface.
+pub const WORLD_FRICTION: Fx1 = fx!(0.5);
+
+/// The default humanoid standing on the top step of `assets/worlds/
+/// stairs.obj` (8 steps of 0.2 m rise and 0.35 m run along +x, at
+/// z 1..3, the top at x 7.65..8, y 1.6), lifted 0.4 m and thrown down the
+/// flight with a kick to the head.
+pub fn stairs_drop() -> Ragdoll {
+    let mut r = Ragdoll::new(&HUMANOID, Vec3::new(fx!(7.3), fx!(2.0), fx!(2.0)));
+    r.set_velocity_all(Vec3::new(fx!(-2.0), fx!(0.5), fx!(0.4)));
+    r.apply_impulse(0, Vec3::new(fx!(-2.0), Fx1::ZERO, fx!(-1.0)));
+    r
+}
+
+/// The default humanoid over the middle of `assets/worlds/arena.obj` (a
+/// bumpy floor at y -0.35..0.35), lifted 1 m and tumbling.
+pub fn arena_drop() -> Ragdoll {
+    tumbling_ragdoll(Vec3::new(Fx1::ZERO, fx!(0.4), Fx1::ZERO))
+}
+
+/// One frame of a ragdoll in a k-d tree world.
+pub fn step_in_world(r: &mut Ragdoll, world: &CollisionWorld, contacts: &mut WorldContacts) {
+    r.step_in_world(&Settings::DEFAULT, world, contacts, WORLD_FRICTION);
+}
+
+/// The state hash of the ragdoll `start` makes after `frames` frames in
+/// `world`.
+pub fn world_drop_hash(world: &CollisionWorld, start: fn() -> Ragdoll, frames: u32) -> u32 {
+    let mut r = start();
+    let mut contacts = WorldContacts::new();
+    for _ in 0..frames {
+        step_in_world(&mut r, world, &mut contacts);
     }
     r.state_hash()
 }

@@ -70,13 +70,103 @@ pub fn collide_particle_path(
 
 /// Candidate triangles gathered once per particle (more fall back to a
 /// tree query per sweep).
-const CANDIDATES: usize = 48;
+pub const CANDIDATES: usize = 48;
+
+/// The motion of a step, `cur - prev`, shortened to `MAX_STEP` per axis.
+#[inline]
+fn clamped_motion(prev: Vec3, cur: Vec3) -> Vec3 {
+    let lim = MAX_STEP.raw();
+    (cur - prev).map(|c| Fx1::from_raw(c.raw().clamp(-lim, lim))) // FX1
+}
+
+/// The box every sweep of [`resolve_among`] stays in: every position of
+/// the step stays within |v| (plus skins) of the start, since each
+/// response is a projection, which only shortens the rest of the motion.
+/// One tree query for that box (the broad phase) serves every sweep.
+#[inline]
+pub fn reach_box(prev: Vec3, cur: Vec3, radius: Fx1) -> (Vec3, Vec3) {
+    let [vx, vy, vz] = clamped_motion(prev, cur).raw();
+    let reach =
+        radius.raw() + vx.abs() + vy.abs() + vz.abs() + (MAX_CONTACTS as i32 + 2) * SKIN.raw() + 4;
+    let reach = Vec3::from_raw(reach, reach, reach);
+    (prev - reach, prev + reach)
+}
+
+/// The broad phase of one particle: writes the triangles near its step
+/// (in tree order) to `out` and returns how many there are, which may be
+/// more than `out` holds (the narrow phase then queries the tree itself).
+#[inline]
+pub fn gather_candidates(
+    world: &CollisionWorld,
+    prev: Vec3,
+    cur: Vec3,
+    radius: Fx1,
+    out: &mut [u16],
+) -> usize {
+    let (lo, hi) = reach_box(prev, cur, radius);
+    let mut count = 0usize;
+    world.for_each_in_box(lo, hi, |ix| {
+        if let Some(slot) = out.get_mut(count) {
+            *slot = ix as u16;
+        }
+        count += 1;
+    });
+    count
+}
 
 /// The resolve loop, generic over the narrow phase (the tracked sweep or
-/// the naive one of the precision benchmark).
+/// the naive one of the precision benchmark); the candidates are gathered
+/// here.
 #[inline]
 pub(crate) fn resolve_with<S, P>(
     world: &CollisionWorld,
+    prev: &mut Vec3,
+    cur: &mut Vec3,
+    radius: Fx1,
+    friction: Fx1,
+    narrow: S,
+    path: P,
+) -> Option<Contact>
+where
+    S: Fn(&Triangle, Vec3, Vec3, Fx1) -> Option<Hit>,
+    P: FnMut(Vec3),
+{
+    let mut cand = [0u16; CANDIDATES];
+    let count = gather_candidates(world, *prev, *cur, radius, &mut cand);
+    let cand = (count <= CANDIDATES).then(|| &cand[..count]);
+    resolve_among(world, cand, prev, cur, radius, friction, narrow, path)
+}
+
+/// The narrow phase of one particle: sweeps and responds, as
+/// [`collide_particle`], against `cand`, the triangles that
+/// [`gather_candidates`] found for this same `prev`/`cur`/`radius`
+/// (`None`: there were too many to hold, query the tree per sweep).
+#[inline]
+pub fn collide_particle_among(
+    world: &CollisionWorld,
+    cand: Option<&[u16]>,
+    prev: &mut Vec3,
+    cur: &mut Vec3,
+    radius: Fx1,
+    friction: Fx1,
+) -> Option<Contact> {
+    resolve_among(
+        world,
+        cand,
+        prev,
+        cur,
+        radius,
+        friction,
+        sweep_sphere_triangle,
+        |_| {},
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn resolve_among<S, P>(
+    world: &CollisionWorld,
+    cand: Option<&[u16]>,
     prev: &mut Vec3,
     cur: &mut Vec3,
     radius: Fx1,
@@ -89,33 +179,16 @@ where
     P: FnMut(Vec3),
 {
     let start0 = *prev;
-    let lim = MAX_STEP.raw();
-    let v = (*cur - start0).map(|c| Fx1::from_raw(c.raw().clamp(-lim, lim))); // FX1: the motion
+    let v = clamped_motion(start0, *cur); // FX1: the motion
     let mut end = start0 + v;
     let mut vel = v; // FX1: the velocity, cur - prev
-
-    // Every position of the step stays within |v| (plus skins) of the
-    // start: each response is a projection, which only shortens the rest
-    // of the motion. One tree query for that box serves every sweep.
-    let [vx, vy, vz] = v.raw();
-    let reach =
-        radius.raw() + vx.abs() + vy.abs() + vz.abs() + (MAX_CONTACTS as i32 + 2) * SKIN.raw() + 4;
-    let reach = Vec3::from_raw(reach, reach, reach);
-    let mut cand = [0u16; CANDIDATES];
-    let mut count = 0usize;
-    world.for_each_in_box(start0 - reach, start0 + reach, |ix| {
-        if count < CANDIDATES {
-            cand[count] = ix as u16;
-        }
-        count += 1;
-    });
 
     let mut start = start0;
     path(start);
     let mut first = None;
     for round in 0..=MAX_CONTACTS {
-        let hit = if count <= CANDIDATES {
-            first_hit(world, &cand[..count], start, end, radius, &narrow)
+        let hit = if let Some(cand) = cand {
+            first_hit(world, cand, start, end, radius, &narrow)
         } else {
             let (lo, hi) = CollisionWorld::swept_box(start, end, radius);
             let mut best: Option<Contact> = None;

@@ -14,7 +14,9 @@
 //!   `assets/ragdolls/*.ragdoll`); [`humanoid`] is the default one.
 //! - [`ragdoll`]: an instance with fixed capacity, stepped once per frame,
 //!   with measures (centre of mass, energy, speed) and a state hash.
-//! - [`plane`]: a box-room collider for tests until the k-d tree lands.
+//! - [`plane`]: a box-room collider (tests, and a world with no triangles).
+//! - [`world`]: collision with a k-d tree world, in a broad and a narrow
+//!   phase ([`WorldContacts`]).
 //!
 //! # Units
 //! Metres, seconds, kilograms; y is up. Positions are [`Fx1`](crate::fx::Fx1)
@@ -36,10 +38,13 @@
 //! file's header for the table. Substeps buy more stiffness per constraint
 //! evaluation than iterations, but each substep repeats integration and
 //! collision, and only one fits the frame budget; at one substep a pass
-//! after collision beats a second pass before it. Default
-//! ([`Settings::DEFAULT`]): 1 iteration, 1 substep, 1 pass after
-//! collision: 64 evaluations, about 130 us by the cycle model, mean stick
-//! error 0.57 % while tumbling.
+//! after collision is slightly stiffer than a second pass before it, but
+//! it pulls spheres back into the world (up to 1 cm into a stair). Default
+//! ([`Settings::DEFAULT`]): 2 iterations, 1 substep, collision last: 64
+//! evaluations, about 125 us by the cycle model, mean stick error 0.61 %
+//! while tumbling, and every frame ends with every sphere outside the
+//! world. In a world, a ragdoll that rests in contact falls asleep
+//! ([`SLEEP_SPEED`]).
 //!
 //! # Cost (estimated from the `armv5te` release build)
 //! A correction by the square-root-free path is about 100 instructions
@@ -55,13 +60,15 @@ pub mod particles;
 pub mod plane;
 pub mod ragdoll;
 pub mod settings;
+pub mod world;
 
 pub use constraints::{Constraints, Link, RelaxStats, APPROX_MAX_LENGTH, DEFAULT_APPROX_WINDOW};
 pub use def::{ConstraintDef, ConstraintKind, ParticleDef, RagdollDef};
 pub use particles::Particles;
 pub use plane::BoxRoom;
-pub use ragdoll::{Fnv1a, Ragdoll};
+pub use ragdoll::{Fnv1a, Ragdoll, SLEEP_FRAMES, SLEEP_SPEED};
 pub use settings::{Gravity, Settings, StepParams};
+pub use world::WorldContacts;
 
 /// Frames (fixed steps) per second: the frame is 1/60 s.
 pub const STEPS_PER_SECOND: i32 = 60;

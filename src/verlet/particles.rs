@@ -331,6 +331,13 @@ impl<const N: usize> Particles<N> {
         }
     }
 
+    /// Stops every particle: previous positions set to the current ones,
+    /// integration remainders cleared.
+    pub fn stop(&mut self) {
+        self.prev = self.cur;
+        self.rem = [[0; 3]; N];
+    }
+
     /// Mutable current positions and inverse masses, for the solver.
     #[inline]
     pub(crate) fn solver_view(&mut self) -> (&mut [Vec3], &[Fx1]) {

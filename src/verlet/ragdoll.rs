@@ -7,7 +7,9 @@ use super::constraints::Constraints;
 use super::def::RagdollDef;
 use super::particles::Particles;
 use super::settings::{Settings, StepParams};
+use super::world::WorldContacts;
 use super::STEPS_PER_SECOND;
+use crate::collision::CollisionWorld;
 
 /// A ragdoll with room for `N` particles and `C` constraints (the default
 /// 16 / 40 holds the 15-particle, 30-constraint humanoid).
@@ -34,7 +36,23 @@ pub struct Ragdoll<const N: usize = 16, const C: usize = 40> {
     drift: Vec3<Fx2>,
     /// Some particle is pinned (then momentum is not conserved anyway).
     any_pinned: bool,
+    /// Frames in a row that the ragdoll touched the world and no particle
+    /// moved faster than [`SLEEP_SPEED`].
+    still_frames: u8,
+    /// Asleep: [`Ragdoll::step_in_world`] leaves it as it is.
+    asleep: bool,
 }
+
+/// A ragdoll in a world falls asleep after [`SLEEP_FRAMES`] frames in
+/// contact with every particle slower than this (m/s, per axis). At rest
+/// the solver's rounding (a correction is rounded to 1/4096 m, and in
+/// Verlet a position error is a velocity error) keeps particles
+/// trembling at up to 0.06 m/s (`cargo test -p assetc --test
+/// ragdoll_worlds`); sleeping stops that and saves the frame's work.
+pub const SLEEP_SPEED: Fx1 = crate::fx!(0.1);
+
+/// See [`SLEEP_SPEED`]: 0.75 s.
+pub const SLEEP_FRAMES: u8 = 45;
 
 impl<const N: usize, const C: usize> Ragdoll<N, C> {
     /// The ragdoll of `def`, at rest, its pose moved by `origin`.
@@ -68,6 +86,8 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
             half_step_mass: Fx2::from_raw(total_mass.raw() as i64 / 2),
             drift: Vec3::new(Fx2::ZERO, Fx2::ZERO, Fx2::ZERO),
             any_pinned,
+            still_frames: 0,
+            asleep: false,
         }
     }
 
@@ -94,6 +114,66 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
             self.relax(settings.post_collision_iterations);
             self.particles.clamp_velocities(&p);
         }
+    }
+
+    /// One frame in a k-d tree `world`: [`Ragdoll::step_with`] with
+    /// the two-phase world collision of [`WorldContacts`] (surface
+    /// friction coefficient `friction`).
+    pub fn step_in_world(
+        &mut self,
+        settings: &Settings,
+        world: &CollisionWorld,
+        contacts: &mut WorldContacts<N>,
+        friction: Fx1,
+    ) {
+        if self.asleep {
+            return;
+        }
+        let p = self.begin_frame(settings);
+        let mut touching = 0;
+        for _ in 0..p.substeps {
+            self.particles.integrate(&p);
+            self.relax(settings.iterations);
+            contacts.broad_phase(world, &self.particles);
+            touching = contacts.narrow_phase(world, &mut self.particles, friction);
+            self.relax(settings.post_collision_iterations);
+            self.particles.clamp_velocities(&p);
+        }
+        self.update_sleep(touching > 0, &p);
+    }
+
+    /// Counts still frames in contact, and puts the ragdoll to sleep (at
+    /// rest: every previous position set to the current one) after
+    /// [`SLEEP_FRAMES`].
+    fn update_sleep(&mut self, touching: bool, p: &StepParams) {
+        let limit = SLEEP_SPEED
+            .div_int(STEPS_PER_SECOND * p.substeps as i32)
+            .raw();
+        let (x, xp) = (self.particles.positions(), self.particles.prev_positions());
+        let still = touching
+            && x.iter()
+                .zip(xp)
+                .all(|(a, b)| (*a - *b).raw().iter().all(|c| c.abs() <= limit));
+        self.still_frames = if still {
+            self.still_frames.saturating_add(1)
+        } else {
+            0
+        };
+        if self.still_frames >= SLEEP_FRAMES {
+            self.asleep = true;
+            self.particles.stop();
+        }
+    }
+
+    /// True while asleep (see [`SLEEP_SPEED`]).
+    pub fn is_asleep(&self) -> bool {
+        self.asleep
+    }
+
+    /// Wakes the ragdoll (anything that moves or pushes it does).
+    pub fn wake(&mut self) {
+        self.asleep = false;
+        self.still_frames = 0;
     }
 
     /// The per-substep values for `settings`; rescales the implied
@@ -173,18 +253,21 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
     /// Pins particle `i` (e.g. grabbed by the stylus): see
     /// [`Particles::move_pinned`] to move it.
     pub fn pin(&mut self, i: usize) {
+        self.wake();
         self.particles.pin(i);
         self.masses_changed();
     }
 
     /// Releases a pinned particle.
     pub fn unpin(&mut self, i: usize) {
+        self.wake();
         self.particles.unpin(i);
         self.masses_changed();
     }
 
     /// Sets one inverse mass (1/kg, 0 pins).
     pub fn set_inv_mass(&mut self, i: usize, inv_mass: Fx1) {
+        self.wake();
         self.particles.set_inv_mass(i, inv_mass);
         self.masses_changed();
     }
@@ -197,16 +280,19 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
 
     /// Moves a pinned particle (see [`Particles::move_pinned`]).
     pub fn move_pinned(&mut self, i: usize, position: Vec3) {
+        self.wake();
         self.particles.move_pinned(i, position);
     }
 
     /// Adds an impulse (kg m/s) to particle `i`.
     pub fn apply_impulse(&mut self, i: usize, impulse: Vec3) {
+        self.wake();
         self.particles.apply_impulse(i, impulse);
     }
 
     /// Sets the velocity (m/s) of particle `i`.
     pub fn set_velocity(&mut self, i: usize, v: Vec3) {
+        self.wake();
         self.particles.set_velocity(i, v);
     }
 

@@ -50,15 +50,16 @@ impl Settings {
     /// The defaults: gravity down at 9.81 m/s^2, damping 0.99, speed cap
     /// 25 m/s, and the solver budget picked by the stiffness-per-work
     /// measurement in `tests/verlet_stiffness.rs` (see [`super`]):
-    /// 1 iteration, 1 substep, 1 pass after collision.
+    /// 2 iterations, 1 substep, collision last (no pass after it, which
+    /// would pull spheres back into the world).
     pub const DEFAULT: Settings = Settings {
         gravity: Gravity::Down,
         gravity_strength: fx!(9.81),
         damping: fx!(0.99),
         max_speed: fx!(25.0),
-        iterations: 1,
+        iterations: 2,
         substeps: 1,
-        post_collision_iterations: 1,
+        post_collision_iterations: 0,
     };
 
     /// No gravity and no damping: energy is only lost to constraints.

@@ -1,0 +1,245 @@
+//! The default ragdoll in the compiled test worlds (issue 4, stability):
+//! the two-phase world step equals per-particle `collide_particle`, no
+//! particle ever ends up inside the solid or outside the room, drops
+//! settle within a few seconds, and a ragdoll at rest does not jitter.
+//! `cargo test -p assetc --test ragdoll_worlds -- --nocapture` prints the
+//! measured settling figures.
+
+use std::path::Path;
+
+use assetc::kdtree_build::{compile_obj, CompiledWorld};
+use dsphys::collision::{collide_particle, CollisionWorld};
+use dsphys::fx::{Fx1, Vec3};
+use dsphys::scenario::{arena_drop, stairs_drop, step_in_world, WORLD_FRICTION};
+use dsphys::verlet::{Ragdoll, Settings, WorldContacts};
+
+fn world(name: &str) -> CompiledWorld {
+    compile_obj(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../assets/worlds")
+            .join(format!("{name}.obj")),
+    )
+    .unwrap()
+}
+
+fn f3(p: Vec3) -> [f64; 3] {
+    [p.x.to_f64(), p.y.to_f64(), p.z.to_f64()]
+}
+
+/// True when `p` is in the world's free space: a ray from it crosses the
+/// closed mesh an odd number of times (f64, a skewed direction so that it
+/// misses edges and vertices of the axis-aligned test meshes).
+fn in_free_space(w: &CollisionWorld, p: [f64; 3]) -> bool {
+    let d = [0.123_456, 1.0, 0.078_901];
+    let mut crossings = 0;
+    for t in w.tris {
+        let v = t.v.map(f3);
+        let e1 = sub(v[1], v[0]);
+        let e2 = sub(v[2], v[0]);
+        let h = cross(d, e2);
+        let a = dot(e1, h);
+        if a.abs() < 1e-12 {
+            continue;
+        }
+        let s = sub(p, v[0]);
+        let u = dot(s, h) / a;
+        let q = cross(s, e1);
+        let vv = dot(d, q) / a;
+        let t = dot(e2, q) / a;
+        if u >= 0.0 && vv >= 0.0 && u + vv <= 1.0 && t > 0.0 {
+            crossings += 1;
+        }
+    }
+    crossings % 2 == 1
+}
+
+fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+
+#[test]
+fn two_phases_equal_collide_particle_bit_for_bit() {
+    for (name, start) in [
+        ("stairs", stairs_drop as fn() -> Ragdoll),
+        ("arena", arena_drop),
+    ] {
+        let w = world(name);
+        let w = w.world();
+        let mut a = start();
+        let mut b = start();
+        let mut contacts = WorldContacts::new();
+        let mut frames = 0;
+        // Until it falls asleep (then the two differ by design).
+        while !a.is_asleep() && frames < 600 {
+            let frame = frames;
+            frames += 1;
+            step_in_world(&mut a, &w, &mut contacts);
+            if a.is_asleep() {
+                break;
+            }
+            b.step_with(&Settings::DEFAULT, |_, prev, cur, radius| {
+                collide_particle(&w, prev, cur, radius, WORLD_FRICTION);
+            });
+            assert_eq!(
+                a.state_hash(),
+                b.state_hash(),
+                "{name}: frame {frame} differs"
+            );
+        }
+        assert!(frames > 100, "{name}: asleep after {frames} frames");
+    }
+}
+
+struct Drop {
+    asleep_at: Option<u32>,
+    max_speed_after_3s: f64,
+    max_speed_at_rest: f64,
+    jitter_mm: f64,
+}
+
+/// Drops `start` in `name` for 10 s; checks every particle stays in free
+/// space every frame, and measures settling and jitter.
+fn drop_in(name: &str, start: fn() -> Ragdoll) -> Drop {
+    let w = world(name);
+    let w = w.world();
+    let mut r = start();
+    let mut contacts = WorldContacts::new();
+    let mut max_after_3s: f64 = 0.0;
+    let mut max_at_rest: f64 = 0.0;
+    let mut rest_pose: Vec<[f64; 3]> = Vec::new();
+    let mut jitter: f64 = 0.0;
+    let mut asleep_at = None;
+    for frame in 0..600 {
+        step_in_world(&mut r, &w, &mut contacts);
+        if r.is_asleep() && asleep_at.is_none() {
+            asleep_at = Some(frame);
+        }
+        for (i, &p) in r.positions().iter().enumerate() {
+            assert!(
+                in_free_space(&w, f3(p)),
+                "{name}: frame {frame}: particle {i} at {:?} left the world",
+                f3(p)
+            );
+        }
+        let speed = r.max_speed().to_f64();
+        if frame >= 180 {
+            max_after_3s = max_after_3s.max(speed);
+        }
+        if frame >= 480 {
+            max_at_rest = max_at_rest.max(speed);
+            let pose: Vec<[f64; 3]> = r.positions().iter().map(|&p| f3(p)).collect();
+            if rest_pose.is_empty() {
+                rest_pose = pose;
+            } else {
+                for (a, b) in pose.iter().zip(&rest_pose) {
+                    let d = sub(*a, *b);
+                    jitter = jitter.max(dot(d, d).sqrt() * 1000.0);
+                }
+            }
+        }
+    }
+    let d = Drop {
+        asleep_at,
+        max_speed_after_3s: max_after_3s,
+        max_speed_at_rest: max_at_rest,
+        jitter_mm: jitter,
+    };
+    println!(
+        "{name}: asleep at frame {:?}; max particle speed after 3 s {:.3} m/s, during 8-10 s {:.3} m/s; \
+         largest move from the 8 s pose {:.1} mm; centre of mass at {:.2?}",
+        d.asleep_at,
+        d.max_speed_after_3s,
+        d.max_speed_at_rest,
+        d.jitter_mm,
+        f3(r.centre_of_mass())
+    );
+    d
+}
+
+#[test]
+fn stairs_drop_stays_in_the_world_and_settles() {
+    let d = drop_in("stairs", stairs_drop);
+    assert!(
+        d.asleep_at.is_some_and(|f| f < 300),
+        "not asleep within 5 s"
+    );
+    assert!(
+        d.max_speed_at_rest < 0.05,
+        "still moving: {:.3} m/s",
+        d.max_speed_at_rest
+    );
+    assert!(d.jitter_mm < 5.0, "jitters: {:.1} mm", d.jitter_mm);
+}
+
+#[test]
+fn arena_drop_stays_in_the_world_and_settles() {
+    let d = drop_in("arena", arena_drop);
+    assert!(
+        d.asleep_at.is_some_and(|f| f < 300),
+        "not asleep within 5 s"
+    );
+    assert!(
+        d.max_speed_at_rest < 0.05,
+        "still moving: {:.3} m/s",
+        d.max_speed_at_rest
+    );
+    assert!(d.jitter_mm < 5.0, "jitters: {:.1} mm", d.jitter_mm);
+}
+
+#[test]
+fn slope_corner_drop_stays_in_the_world() {
+    // The humanoid high on the slope (y 0.3 at x 0 up to 2.8 at x 5): it
+    // slides and tumbles down into the corner.
+    let start = || {
+        let mut r = Ragdoll::new(
+            &dsphys::verlet::humanoid::HUMANOID,
+            Vec3::new(Fx1::from_int(3), Fx1::from_int(2), Fx1::from_int(3)),
+        );
+        r.set_velocity_all(Vec3::new(Fx1::from_int(-1), Fx1::ZERO, Fx1::ZERO));
+        r
+    };
+    let d = drop_in("slope_corner", start);
+    assert!(
+        d.max_speed_at_rest < 0.05,
+        "still moving: {:.3} m/s",
+        d.max_speed_at_rest
+    );
+}
+
+#[test]
+fn a_sleeping_ragdoll_wakes_when_kicked_and_never_sleeps_in_the_air() {
+    let w = world("arena");
+    let w = w.world();
+    let mut r = arena_drop();
+    let mut contacts = WorldContacts::new();
+    for _ in 0..600 {
+        step_in_world(&mut r, &w, &mut contacts);
+    }
+    assert!(r.is_asleep());
+    let before = r.centre_of_mass();
+    r.apply_impulse(0, Vec3::new(Fx1::from_int(5), Fx1::from_int(5), Fx1::ZERO));
+    assert!(!r.is_asleep());
+    for _ in 0..10 {
+        step_in_world(&mut r, &w, &mut contacts);
+    }
+    assert_ne!(r.centre_of_mass(), before, "the kick moved nothing");
+
+    // Thrown straight up at 5 m/s it is still for a moment at the top,
+    // touching nothing: it must not fall asleep there.
+    let mut r = arena_drop();
+    r.set_velocity_all(Vec3::new(Fx1::ZERO, Fx1::from_int(4), Fx1::ZERO));
+    for _ in 0..60 {
+        step_in_world(&mut r, &w, &mut contacts);
+        assert!(!r.is_asleep() || r.centre_of_mass().y < Fx1::from_int(1));
+    }
+}
