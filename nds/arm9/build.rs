@@ -63,6 +63,35 @@ fn main() {
         "pub const ANIM_BRADS: (u32, u32) = ({ANIM_FRAMES}, {brads:#010x});"
     );
     std::fs::write(out_dir.join("anim_host_results.rs"), anim).expect("write anim_host_results.rs");
+    worlds(&root, &out_dir, &mut out);
     let dest = out_dir.join("host_results.rs");
     std::fs::write(dest, out).expect("write host_results.rs");
+}
+
+/// The collision worlds of `assets/worlds/`, compiled by assetc into
+/// OUT_DIR/worlds.rs (a bad OBJ fails the build with its file and line),
+/// and the host's hash of the ragdoll dropped down the stairs.
+fn worlds(root: &std::path::Path, out_dir: &std::path::Path, out: &mut String) {
+    let mut rs = String::new();
+    let mut stairs = None;
+    for (file, name) in [("stairs.obj", "STAIRS"), ("arena.obj", "ARENA")] {
+        let path = root.join("assets/worlds").join(file);
+        println!("cargo:rerun-if-changed={}", path.display());
+        let world = assetc::kdtree_build::compile_obj(&path).unwrap_or_else(|e| panic!("{e}"));
+        rs.push_str(&assetc::kdtree_build::emit_world_rs(name, &world));
+        if name == "STAIRS" {
+            stairs = Some(world);
+        }
+    }
+    std::fs::write(out_dir.join("worlds.rs"), rs).expect("write worlds.rs");
+    let stairs = stairs.expect("stairs world");
+    let hash = dsphys::scenario::world_drop_hash(
+        &stairs.world(),
+        dsphys::scenario::stairs_drop,
+        RAGDOLL_DROP_FRAMES,
+    );
+    let _ = writeln!(
+        out,
+        "pub const STAIRS_DROP: (u32, u32) = ({RAGDOLL_DROP_FRAMES}, {hash:#010x});"
+    );
 }

@@ -145,7 +145,7 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
     /// Counts still frames in contact, and puts the ragdoll to sleep (at
     /// rest: every previous position set to the current one) after
     /// [`SLEEP_FRAMES`].
-    fn update_sleep(&mut self, touching: bool, p: &StepParams) {
+    pub fn update_sleep(&mut self, touching: bool, p: &StepParams) {
         let limit = SLEEP_SPEED
             .div_int(STEPS_PER_SECOND * p.substeps as i32)
             .raw();

@@ -16,14 +16,16 @@ use crate::hw::once::TakeOnce;
 use crate::hw::timer::{self, cycles_to_us, FRAME_CYCLES};
 use crate::hw::video::{self, rgb, Screen, Surface};
 use crate::hw::{arm7_input, gx, keys};
-use crate::physics::{step_ragdoll, PhysicsPhases};
+use crate::physics::{step_ragdoll, step_ragdoll_in_world, PhysicsPhases};
 use crate::render::shade::Rgb;
+use crate::render::world::Shape;
 use crate::render::{self, ragdoll, world, DrawMode, PolyBudget};
 use crate::scenes::{self, FrameStats, Sim, SCENES};
 use controls::Controls;
 use dsphys::fx;
 use dsphys::fx::{Fx1, Vec3};
 use dsphys::verlet::Gravity;
+use dsphys::verlet::WorldContacts;
 use live::Live;
 use mailbox::Mailbox;
 use profiler::PhaseId;
@@ -123,8 +125,15 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
             });
             if step {
                 let settings = sim.settings;
+                let world = sim.world;
+                let mut contacts = WorldContacts::new();
                 for r in sim.iter_mut() {
-                    step_ragdoll(r, &settings, p, &phases);
+                    match world {
+                        Shape::Room(_) => step_ragdoll(r, &settings, p, &phases),
+                        Shape::Mesh(w) => {
+                            step_ragdoll_in_world(r, &settings, w, &mut contacts, p, &phases)
+                        }
+                    }
                 }
                 sim.frame += 1;
             }

@@ -16,6 +16,11 @@ mod demo;
 mod font;
 mod hw;
 mod physics;
+/// The collision worlds, compiled from `assets/worlds/` by build.rs.
+#[allow(dead_code)]
+mod worlds {
+    include!(concat!(env!("OUT_DIR"), "/worlds.rs"));
+}
 mod profile_view;
 mod render;
 mod scenes;
