@@ -25,7 +25,6 @@ use controls::Controls;
 use dsphys::fx;
 use dsphys::fx::{Fx1, Vec3};
 use dsphys::verlet::Gravity;
-use dsphys::verlet::WorldContacts;
 use live::Live;
 use mailbox::Mailbox;
 use profiler::PhaseId;
@@ -126,12 +125,13 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
             if step {
                 let settings = sim.settings;
                 let world = sim.world;
-                let mut contacts = WorldContacts::new();
-                for r in sim.iter_mut() {
+                let count = sim.count;
+                for slot in sim.ragdolls[..count].iter_mut() {
+                    let Some(r) = slot else { continue };
                     match world {
                         Shape::Room(_) => step_ragdoll(r, &settings, p, &phases),
                         Shape::Mesh(w) => {
-                            step_ragdoll_in_world(r, &settings, w, &mut contacts, p, &phases)
+                            step_ragdoll_in_world(r, &settings, w, &mut sim.contacts, p, &phases)
                         }
                     }
                 }

@@ -16,7 +16,7 @@ use crate::render::world::Shape;
 use crate::render::Camera;
 use dsphys::fx::Vec3;
 use dsphys::scenario::ROOM;
-use dsphys::verlet::{Ragdoll, Settings};
+use dsphys::verlet::{Ragdoll, Settings, WorldContacts};
 
 /// The most characters a scene holds (the rain scene's ceiling).
 pub const MAX_RAGDOLLS: usize = 64;
@@ -32,6 +32,9 @@ pub struct Sim {
     pub frame: u32,
     /// Scene-specific state (the rain scene's spawner).
     pub rain: rain::Spawner,
+    /// The world collision's broad-phase results (1.5 KiB: kept off the
+    /// 16 KiB DTCM stack).
+    pub contacts: WorldContacts,
 }
 
 impl Sim {
@@ -43,6 +46,7 @@ impl Sim {
             settings: Settings::DEFAULT,
             frame: 0,
             rain: rain::Spawner::new(),
+            contacts: WorldContacts::new(),
         }
     }
 
@@ -69,10 +73,6 @@ impl Sim {
 
     pub fn iter(&self) -> impl Iterator<Item = &Ragdoll> {
         self.ragdolls[..self.count].iter().flatten()
-    }
-
-    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut Ragdoll> {
-        self.ragdolls[..self.count].iter_mut().flatten()
     }
 }
 
