@@ -15,6 +15,7 @@
 //! - [`ragdoll`]: an instance with fixed capacity, stepped once per frame,
 //!   with measures (centre of mass, energy, speed) and a state hash.
 //! - [`plane`]: a box-room collider (tests, and a world with no triangles).
+//! - [`timing`]: the phases of a frame, for a caller's profiler.
 //! - [`world`]: collision with a k-d tree world, in a broad and a narrow
 //!   phase ([`WorldContacts`]).
 //!
@@ -60,6 +61,7 @@ pub mod particles;
 pub mod plane;
 pub mod ragdoll;
 pub mod settings;
+pub mod timing;
 pub mod world;
 
 pub use constraints::{Constraints, Link, RelaxStats, APPROX_MAX_LENGTH, DEFAULT_APPROX_WINDOW};
@@ -68,6 +70,7 @@ pub use particles::Particles;
 pub use plane::BoxRoom;
 pub use ragdoll::{Fnv1a, Ragdoll, SLEEP_FRAMES, SLEEP_SPEED};
 pub use settings::{Gravity, Settings, StepParams};
+pub use timing::{PhaseTimer, StepPhase, Untimed};
 pub use world::WorldContacts;
 
 /// Frames (fixed steps) per second: the frame is 1/60 s.

@@ -7,6 +7,7 @@ use super::constraints::Constraints;
 use super::def::RagdollDef;
 use super::particles::Particles;
 use super::settings::{Settings, StepParams};
+use super::timing::{timed, PhaseTimer, StepPhase, Untimed};
 use super::world::WorldContacts;
 use super::STEPS_PER_SECOND;
 use crate::collision::CollisionWorld;
@@ -104,21 +105,35 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
     pub fn step_with(
         &mut self,
         settings: &Settings,
-        mut collide: impl FnMut(usize, &mut Vec3, &mut Vec3, Fx1),
+        collide: impl FnMut(usize, &mut Vec3, &mut Vec3, Fx1),
     ) {
-        let p = self.begin_frame(settings);
-        for _ in 0..p.substeps {
-            self.particles.integrate(&p);
-            self.relax(settings.iterations);
-            self.particles.for_each_free(&mut collide);
-            self.relax(settings.post_collision_iterations);
-            self.particles.clamp_velocities(&p);
-        }
+        self.step_with_timed(settings, collide, &mut Untimed);
+    }
+
+    /// [`Ragdoll::step_with`], telling `timer` where each phase begins
+    /// and ends.
+    pub fn step_with_timed<T: PhaseTimer>(
+        &mut self,
+        settings: &Settings,
+        mut collide: impl FnMut(usize, &mut Vec3, &mut Vec3, Fx1),
+        timer: &mut T,
+    ) {
+        timed(timer, StepPhase::Physics, |t| {
+            let p = self.begin_frame(settings);
+            for _ in 0..p.substeps {
+                self.integrate_and_relax(settings, &p, t);
+                timed(t, StepPhase::Collision, |_| {
+                    self.particles.for_each_free(&mut collide)
+                });
+                self.relax_after_collision(settings, &p, t);
+            }
+        });
     }
 
     /// One frame in a k-d tree `world`: [`Ragdoll::step_with`] with
     /// the two-phase world collision of [`WorldContacts`] (surface
-    /// friction coefficient `friction`).
+    /// friction coefficient `friction`), and sleep: asleep, it does
+    /// nothing.
     pub fn step_in_world(
         &mut self,
         settings: &Settings,
@@ -126,26 +141,61 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
         contacts: &mut WorldContacts<N>,
         friction: Fx1,
     ) {
+        self.step_in_world_timed(settings, world, contacts, friction, &mut Untimed);
+    }
+
+    /// [`Ragdoll::step_in_world`], telling `timer` where each phase
+    /// begins and ends (nothing, while asleep).
+    pub fn step_in_world_timed<T: PhaseTimer>(
+        &mut self,
+        settings: &Settings,
+        world: &CollisionWorld,
+        contacts: &mut WorldContacts<N>,
+        friction: Fx1,
+        timer: &mut T,
+    ) {
         if self.asleep {
             return;
         }
-        let p = self.begin_frame(settings);
-        let mut touching = 0;
-        for _ in 0..p.substeps {
-            self.particles.integrate(&p);
-            self.relax(settings.iterations);
-            contacts.broad_phase(world, &self.particles);
-            touching = contacts.narrow_phase(world, &mut self.particles, friction);
-            self.relax(settings.post_collision_iterations);
-            self.particles.clamp_velocities(&p);
-        }
-        self.update_sleep(touching > 0, &p);
+        timed(timer, StepPhase::Physics, |t| {
+            let p = self.begin_frame(settings);
+            let mut touching = 0;
+            for _ in 0..p.substeps {
+                self.integrate_and_relax(settings, &p, t);
+                timed(t, StepPhase::Collision, |t| {
+                    timed(t, StepPhase::BroadPhase, |_| {
+                        contacts.broad_phase(world, &self.particles)
+                    });
+                    touching = timed(t, StepPhase::NarrowPhase, |_| {
+                        contacts.narrow_phase(world, &mut self.particles, friction)
+                    });
+                });
+                self.relax_after_collision(settings, &p, t);
+            }
+            self.update_sleep(touching > 0, &p);
+        });
+    }
+
+    /// A substep's first half: integrate, then `iterations` passes.
+    #[inline(always)]
+    fn integrate_and_relax<T: PhaseTimer>(&mut self, s: &Settings, p: &StepParams, t: &mut T) {
+        timed(t, StepPhase::Integrate, |_| self.particles.integrate(p));
+        timed(t, StepPhase::Constraints, |_| self.relax(s.iterations));
+    }
+
+    /// A substep's second half: the passes after collision, the speed cap.
+    #[inline(always)]
+    fn relax_after_collision<T: PhaseTimer>(&mut self, s: &Settings, p: &StepParams, t: &mut T) {
+        timed(t, StepPhase::Constraints, |_| {
+            self.relax(s.post_collision_iterations);
+            self.particles.clamp_velocities(p);
+        });
     }
 
     /// Counts still frames in contact, and puts the ragdoll to sleep (at
     /// rest: every previous position set to the current one) after
     /// [`SLEEP_FRAMES`].
-    pub fn update_sleep(&mut self, touching: bool, p: &StepParams) {
+    fn update_sleep(&mut self, touching: bool, p: &StepParams) {
         let limit = SLEEP_SPEED
             .div_int(STEPS_PER_SECOND * p.substeps as i32)
             .raw();

@@ -1,12 +1,13 @@
-//! One ragdoll frame, phase by phase under the profiler: the same calls in
-//! the same order as `Ragdoll::step_with` (which the host and the in-ROM
-//! determinism test run), so what is timed is what is tested.
+//! One ragdoll frame, phase by phase under the profiler: the engine's own
+//! step (the one the host and the in-ROM determinism tests run), told of
+//! each phase through `dsphys::verlet::PhaseTimer`, so what is timed is
+//! what is tested.
 
 use crate::clock::Profiler;
 use dsphys::collision::CollisionWorld;
 use dsphys::scenario::ROOM;
 use dsphys::scenario::WORLD_FRICTION;
-use dsphys::verlet::{Ragdoll, Settings, WorldContacts};
+use dsphys::verlet::{PhaseTimer, Ragdoll, Settings, StepPhase, WorldContacts};
 use profiler::PhaseId;
 
 /// The profiler phases of the physics step; `physics` encloses the others.
@@ -32,27 +33,48 @@ impl PhysicsPhases {
     }
 }
 
-pub fn step_ragdoll(r: &mut Ragdoll, settings: &Settings, prof: &mut Profiler, ph: &PhysicsPhases) {
-    prof.time(ph.physics, |prof| {
-        let params = r.begin_frame(settings);
-        for _ in 0..params.substeps {
-            prof.time(ph.integrate, |_| r.particles.integrate(&params));
-            prof.time(ph.constraints, |_| r.relax(settings.iterations));
-            prof.time(ph.collision, |_| {
-                r.particles
-                    .for_each_free(|_, prev, cur, radius| ROOM.collide(prev, cur, radius))
-            });
-            prof.time(ph.constraints, |_| {
-                r.relax(settings.post_collision_iterations);
-                r.particles.clamp_velocities(&params);
-            });
-        }
-    });
+/// The profiler as the engine's phase timer.
+struct Timed<'a> {
+    prof: &'a mut Profiler,
+    ph: &'a PhysicsPhases,
 }
 
-/// One ragdoll frame in a k-d tree world, as `Ragdoll::step_in_world`
-/// (which the host and the in-ROM test run): integrate, constraints,
-/// collision (broad phase, narrow phase), then the sleep bookkeeping.
+impl Timed<'_> {
+    fn id(&self, phase: StepPhase) -> PhaseId {
+        match phase {
+            StepPhase::Physics => self.ph.physics,
+            StepPhase::Integrate => self.ph.integrate,
+            StepPhase::Constraints => self.ph.constraints,
+            StepPhase::Collision => self.ph.collision,
+            StepPhase::BroadPhase => self.ph.broad,
+            StepPhase::NarrowPhase => self.ph.narrow,
+        }
+    }
+}
+
+impl PhaseTimer for Timed<'_> {
+    #[inline(always)]
+    fn begin(&mut self, phase: StepPhase) {
+        let id = self.id(phase);
+        self.prof.begin(id);
+    }
+    #[inline(always)]
+    fn end(&mut self, phase: StepPhase) {
+        let id = self.id(phase);
+        self.prof.end(id);
+    }
+}
+
+/// One ragdoll frame in the box room ([`ROOM`]).
+pub fn step_ragdoll(r: &mut Ragdoll, settings: &Settings, prof: &mut Profiler, ph: &PhysicsPhases) {
+    r.step_with_timed(
+        settings,
+        |_, prev, cur, radius| ROOM.collide(prev, cur, radius),
+        &mut Timed { prof, ph },
+    );
+}
+
+/// One ragdoll frame in a k-d tree world (nothing while it sleeps).
 pub fn step_ragdoll_in_world(
     r: &mut Ragdoll,
     settings: &Settings,
@@ -61,26 +83,11 @@ pub fn step_ragdoll_in_world(
     prof: &mut Profiler,
     ph: &PhysicsPhases,
 ) {
-    if r.is_asleep() {
-        return;
-    }
-    prof.time(ph.physics, |prof| {
-        let params = r.begin_frame(settings);
-        let mut touching = 0;
-        for _ in 0..params.substeps {
-            prof.time(ph.integrate, |_| r.particles.integrate(&params));
-            prof.time(ph.constraints, |_| r.relax(settings.iterations));
-            prof.time(ph.collision, |prof| {
-                prof.time(ph.broad, |_| contacts.broad_phase(world, &r.particles));
-                touching = prof.time(ph.narrow, |_| {
-                    contacts.narrow_phase(world, &mut r.particles, WORLD_FRICTION)
-                });
-            });
-            prof.time(ph.constraints, |_| {
-                r.relax(settings.post_collision_iterations);
-                r.particles.clamp_velocities(&params);
-            });
-        }
-        r.update_sleep(touching > 0, &params);
-    });
+    r.step_in_world_timed(
+        settings,
+        world,
+        contacts,
+        WORLD_FRICTION,
+        &mut Timed { prof, ph },
+    );
 }
