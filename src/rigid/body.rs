@@ -45,6 +45,25 @@ pub struct Body {
 }
 
 impl Body {
+    /// A static unit box at the origin: fills fixed arrays before the real
+    /// bodies are added (a `const`, so that a world can be built in a
+    /// static rather than on the small DS stack).
+    pub const PLACEHOLDER: Body = Body {
+        pos: Vec3::new(Fx2::ZERO, Fx2::ZERO, Fx2::ZERO),
+        rot: Quat::IDENTITY,
+        vel: Vec3::new(Fx2::ZERO, Fx2::ZERO, Fx2::ZERO),
+        spin: Vec3::new(Fx2::ZERO, Fx2::ZERO, Fx2::ZERO),
+        half: Vec3::new(Fx1::ONE, Fx1::ONE, Fx1::ONE),
+        mass: Fx1::ZERO,
+        inv_mass: Fx1::ZERO,
+        inertia: Vec3::new(Fx2::ZERO, Fx2::ZERO, Fx2::ZERO),
+        inv_inertia: Vec3::ZERO,
+        friction: crate::fx!(0.6),
+        group: 0,
+        mat: Mat3::IDENTITY,
+        inv_inertia_world: Mat3::from_cols(Vec3::ZERO, Vec3::ZERO, Vec3::ZERO),
+    };
+
     /// A solid box of `mass` kg (0: static) with half extents `half`,
     /// at rest at `pos` with orientation `rot`. Mass is clamped to
     /// `[0.05, 1000]` kg; the inverse inertia saturates at the FX1 maximum.

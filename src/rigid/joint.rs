@@ -101,6 +101,22 @@ pub fn perpendicular_basis(n: Vec3) -> (Vec3, Vec3) {
 }
 
 impl Joint {
+    /// An unlimited ball joint between the static world and itself, with
+    /// no motor: fills fixed arrays before the real joints are added.
+    pub const PLACEHOLDER: Joint = Joint {
+        a: STATIC,
+        b: STATIC,
+        anchor_a: Vec3::ZERO,
+        anchor_b: Vec3::ZERO,
+        kind: JointKind::Ball {
+            twist_a: Vec3::Y,
+            twist_b: Vec3::Y,
+            cone: None,
+        },
+        neutral: Quat::IDENTITY,
+        motor: Motor::OFF,
+    };
+
     /// A ball-and-socket joint at world point `anchor` in the bodies'
     /// current pose (which becomes the neutral pose); `twist` is the
     /// world twist axis for the cone limit.

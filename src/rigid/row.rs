@@ -84,6 +84,28 @@ pub struct Row {
 }
 
 impl Row {
+    /// The all-zero row (fills the fixed buffer).
+    pub const ZERO: Row = Row {
+        a: 0,
+        b: 0,
+        lin: Vec3::ZERO,
+        ang_a: Vec3::ZERO,
+        ang_b: Vec3::ZERO,
+        target: Fx2::ZERO,
+        lo: Fx2::ZERO,
+        hi: Fx2::ZERO,
+        friction_of: 0,
+        mu: Fx1::ZERO,
+        lambda: Fx2::ZERO,
+        key: 0,
+        m_lin_a: Vec3::ZERO,
+        m_lin_b: Vec3::ZERO,
+        m_ang_a: Vec3::ZERO,
+        m_ang_b: Vec3::ZERO,
+        m_eff: Fx2::ZERO,
+        has_lin: false,
+    };
+
     /// A row with bounds `[lo, hi]` and no friction link.
     pub fn new(a: u8, b: u8, lin: Vec3, ang_a: Vec3, ang_b: Vec3, target: Fx2) -> Row {
         Row {
@@ -237,6 +259,15 @@ struct Remembered {
     lambda: Fx2,
 }
 
+impl Remembered {
+    const ZERO: Remembered = Remembered {
+        a: 0,
+        b: 0,
+        key: 0,
+        lambda: Fx2::ZERO,
+    };
+}
+
 /// A fixed-capacity list of rows, filled each step and solved. Keyed
 /// rows are warm-started from the last step's impulse of the row with
 /// the same bodies and key (Box2D-style): resting stacks and held poses
@@ -257,18 +288,21 @@ pub struct Rows<const R: usize> {
 
 impl<const R: usize> Default for Rows<R> {
     fn default() -> Self {
-        Rows {
-            rows: [Row::default(); R],
-            len: 0,
-            prev: [Remembered::default(); R],
-            prev_len: 0,
-            dropped: 0,
-            warm_fraction: crate::fx!(1.0),
-        }
+        Rows::EMPTY
     }
 }
 
 impl<const R: usize> Rows<R> {
+    /// No rows and nothing remembered (a `const`, for statics).
+    pub const EMPTY: Rows<R> = Rows {
+        rows: [Row::ZERO; R],
+        len: 0,
+        prev: [Remembered::ZERO; R],
+        prev_len: 0,
+        dropped: 0,
+        warm_fraction: crate::fx!(1.0),
+    };
+
     /// Remembers this step's keyed impulses, then empties the list.
     pub fn clear(&mut self) {
         let mut n = 0;
@@ -290,6 +324,7 @@ impl<const R: usize> Rows<R> {
     pub fn forget(&mut self) {
         self.prev_len = 0;
         self.len = 0;
+        self.dropped = 0;
     }
 
     /// Adds a row; returns its index, or `None` (and counts it) when full.

@@ -79,17 +79,32 @@ pub struct World<const B: usize, const J: usize, const R: usize> {
 impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
     /// An empty world.
     pub fn new(settings: Settings) -> Self {
-        let dummy = Body::new_box(Vec3::X, Fx1::ZERO, Vec3::ZERO, crate::fx::Quat::IDENTITY);
-        let joint = Joint::ball(&[dummy], 0, 0, Vec3::ZERO, Vec3::Y, None);
+        Self::empty(settings)
+    }
+
+    /// An empty world, as a `const fn`: a world too big for the DS stack
+    /// (the row buffer is most of it) starts as a static built from this,
+    /// then [`World::reset`] and `add_*` fill it in place.
+    pub const fn empty(settings: Settings) -> Self {
         World {
-            bodies: [dummy; B],
+            bodies: [Body::PLACEHOLDER; B],
             n_bodies: 0,
-            joints: [joint; J],
+            joints: [Joint::PLACEHOLDER; J],
             n_joints: 0,
-            rows: Rows::default(),
+            rows: Rows::EMPTY,
             settings,
             contacts: 0,
         }
+    }
+
+    /// Empties the world in place (no large temporaries): no bodies, no
+    /// joints, no remembered impulses.
+    pub fn reset(&mut self, settings: Settings) {
+        self.n_bodies = 0;
+        self.n_joints = 0;
+        self.rows.forget();
+        self.settings = settings;
+        self.contacts = 0;
     }
 
     /// Adds a body; returns its index (`None` when full).

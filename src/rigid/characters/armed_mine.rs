@@ -69,10 +69,29 @@ pub struct ArmedMine {
 }
 
 impl ArmedMine {
+    /// An empty creature (no bodies): the `const` a static starts from on
+    /// the DS, where the 16 KB creature must not touch the stack. Call
+    /// [`ArmedMine::reset`] before stepping it.
+    pub const PLACEHOLDER: ArmedMine = ArmedMine {
+        world: World::empty(Settings::DEFAULT),
+        phase: Fx1::ZERO,
+        goal: Vec3::ZERO,
+        hand_target: Vec3::ZERO,
+    };
+
     /// Upright at `pos` (the body's centre) with the arm straight ahead
     /// along +x, steering towards `goal`.
     pub fn new(pos: Vec3, goal: Vec3) -> ArmedMine {
-        let mut world = World::new(Settings::DEFAULT);
+        let mut m = ArmedMine::PLACEHOLDER;
+        m.reset(pos, goal);
+        m
+    }
+
+    /// Rebuilds the creature in place, as [`ArmedMine::new`] does (no
+    /// large temporaries: safe on the DS stack).
+    pub fn reset(&mut self, pos: Vec3, goal: Vec3) {
+        let world = &mut self.world;
+        world.reset(Settings::DEFAULT);
         let q = Quat::IDENTITY;
         let mut mine = Body::new_box(BODY_HALF, fx!(5.0), pos, q);
         mine.friction = fx!(0.2);
@@ -110,26 +129,30 @@ impl ArmedMine {
             j.motor = Motor::with_strength(s);
             world.add_joint(*j);
         }
-        ArmedMine {
-            world,
-            phase: Fx1::ZERO,
-            goal,
-            hand_target: wrist,
-        }
+        self.phase = Fx1::ZERO;
+        self.goal = goal;
+        self.hand_target = wrist;
     }
 
     /// As [`ArmedMine::new`], then turned upside down about its forward
     /// axis (rolled 180 degrees) around its centre.
     pub fn upside_down(pos: Vec3, goal: Vec3) -> ArmedMine {
-        let mut m = ArmedMine::new(pos, goal);
+        let mut m = ArmedMine::PLACEHOLDER;
+        m.reset_upside_down(pos, goal);
+        m
+    }
+
+    /// [`ArmedMine::reset`], then rolled 180 degrees about its forward
+    /// axis around its centre (in place).
+    pub fn reset_upside_down(&mut self, pos: Vec3, goal: Vec3) {
+        self.reset(pos, goal);
         let roll = Quat::from_axis_angle(Vec3::X, crate::fx::Angle::HALF);
         let centre = crate::rigid::raise(pos);
-        for b in m.world.bodies_mut() {
+        for b in self.world.bodies_mut() {
             b.pos = centre + crate::rigid::raise(roll.rotate((b.pos - centre).lower()));
             b.rot = (roll * b.rot).normalise();
             b.update_derived();
         }
-        m
     }
 
     /// The main body.
@@ -204,20 +227,39 @@ impl ArmedMine {
     }
 }
 
+/// The goal of both scenarios: 10 m ahead along +x.
+const GOAL: Vec3 = Vec3::new(fx!(10.0), Fx1::ZERO, Fx1::ZERO);
+
 /// The crawl scenario: upright at the origin, goal 10 m ahead; returns the
 /// creature after `frames` frames.
 pub fn crawl(frames: u32) -> ArmedMine {
-    let mut m = ArmedMine::new(start(), Vec3::new(fx!(10.0), Fx1::ZERO, Fx1::ZERO));
+    let mut m = ArmedMine::PLACEHOLDER;
+    crawl_in(&mut m, frames);
+    m
+}
+
+/// [`crawl`] in place, in `m` (the DS runs it in a static); returns the
+/// state hash at the end.
+pub fn crawl_in(m: &mut ArmedMine, frames: u32) -> u32 {
+    m.reset(start(), GOAL);
     for _ in 0..frames {
         m.step();
     }
-    m
+    m.world.state_hash()
 }
 
 /// The recovery scenario: upside down at the origin; returns the creature
 /// and the first frame at which it was upright (if any).
 pub fn recover(frames: u32) -> (ArmedMine, Option<u32>) {
-    let mut m = ArmedMine::upside_down(start(), Vec3::new(fx!(10.0), Fx1::ZERO, Fx1::ZERO));
+    let mut m = ArmedMine::PLACEHOLDER;
+    let (_, upright_at) = recover_in(&mut m, frames);
+    (m, upright_at)
+}
+
+/// [`recover`] in place, in `m`; returns the state hash at the end and
+/// the first upright frame.
+pub fn recover_in(m: &mut ArmedMine, frames: u32) -> (u32, Option<u32>) {
+    m.reset_upside_down(start(), GOAL);
     let mut upright_at = None;
     for f in 0..frames {
         m.step();
@@ -225,7 +267,7 @@ pub fn recover(frames: u32) -> (ArmedMine, Option<u32>) {
             upright_at = Some(f);
         }
     }
-    (m, upright_at)
+    (m.world.state_hash(), upright_at)
 }
 
 /// The start position: resting on the ground.

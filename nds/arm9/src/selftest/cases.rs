@@ -9,6 +9,9 @@ use mailbox::Mailbox;
 #[path = "anim_cases.rs"]
 mod anim_cases;
 use anim_cases::{anim_brads_hash, anim_expand_hash};
+#[path = "rigid_cases.rs"]
+mod rigid_cases;
+use rigid_cases::{mine_crawl_hash, mine_recover_hash};
 
 /// Each test is named after its function.
 macro_rules! tests {
@@ -27,6 +30,8 @@ pub const ALL: &[Test] = tests![
     stairs_drop_hash,
     anim_expand_hash,
     anim_brads_hash,
+    mine_crawl_hash,
+    mine_recover_hash,
 ];
 
 macro_rules! check {

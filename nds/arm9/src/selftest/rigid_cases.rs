@@ -1,0 +1,43 @@
+//! In-ROM tests of the rigid bodies (issue 6): the Armed Mine's crawl and
+//! its recovery from upside down, each hashed on the DS against the
+//! host's hash of the same engine code (baked in by build.rs as
+//! `rigid_host_results.rs`).
+
+use super::Outcome;
+use crate::hw::once::TakeOnce;
+use crate::text;
+use dsphys::rigid::characters::armed_mine::{crawl_in, recover_in, ArmedMine};
+use mailbox::Mailbox;
+
+mod host {
+    include!(concat!(env!("OUT_DIR"), "/rigid_host_results.rs"));
+}
+
+/// The creature is about 16 KB (its row buffer), more than the DTCM
+/// stack can hold: each test has its own in a static, built in place.
+static CRAWLER: TakeOnce<ArmedMine> = TakeOnce::new(ArmedMine::PLACEHOLDER);
+static RECOVERER: TakeOnce<ArmedMine> = TakeOnce::new(ArmedMine::PLACEHOLDER);
+
+/// 1200 frames (20 s) of crawling towards a goal 10 m ahead.
+pub fn mine_crawl_hash(_: &mut Mailbox) -> Outcome {
+    let (frames, want) = host::MINE_CRAWL;
+    let mine = CRAWLER.take().ok_or(text!(48; "creature taken twice"))?;
+    let got = crawl_in(mine, frames);
+    if got != want {
+        return Err(text!(48; "DS {:#010x} host {:#010x}", got, want));
+    }
+    Ok(text!(48; "{} frames, hashes equal ({:#010x})", frames, got))
+}
+
+/// 600 frames (10 s) from upside down: the state hash and the first
+/// upright frame must be the host's.
+pub fn mine_recover_hash(_: &mut Mailbox) -> Outcome {
+    let (frames, want, want_upright) = host::MINE_RECOVER;
+    let mine = RECOVERER.take().ok_or(text!(48; "creature taken twice"))?;
+    let (got, upright) = recover_in(mine, frames);
+    let upright = upright.map_or(-1, |f| f as i32);
+    if got != want || upright != want_upright {
+        return Err(text!(48; "DS {:#010x}/{} host {:#010x}/{}", got, upright, want, want_upright));
+    }
+    Ok(text!(48; "{} frames, equal ({:#010x}), up {}", frames, got, upright))
+}
