@@ -5,17 +5,23 @@
 //! Model space here is whatever `root` maps into: pass the character's
 //! placement to get world matrices, which is where the ragdoll's brads
 //! live. Every product is `Mat4x3 * Mat4x3` (each entry one rounding,
-//! half an FX1 step), so a joint `d` levels deep carries about `d / 2`
+//! half an FX1 step; computed by the raw-integer kernels of
+//! [`super::affine`], which give the same bits), so a joint `d` levels deep carries about `d / 2`
 //! steps of rounding (measured in `tests/anim_expand.rs`).
 
 use crate::fx::{Mat4x3, Quat};
 
+use super::affine;
 use super::def::{JointPose, NO_PARENT};
 
 /// `model[i] = model[parent] * local[i]` in joint order (parents first),
 /// the root joints' parent being `root`. Joints whose bit is set in
 /// `given` are skipped: their model matrix is already in `model` (a brad's
 /// matrix, seed 004's injection), and their children build on it.
+///
+/// `root`'s linear part is clamped to ±2 (a placement is a rotation; the
+/// bound keeps every product in range, see [`super::affine`]); for such a
+/// root the result is bit for bit the FX types' `model[p] * local[i]`.
 #[inline(never)]
 pub fn expand(
     parents: &[u8],
@@ -24,26 +30,29 @@ pub fn expand(
     given: u32,
     model: &mut [Mat4x3],
 ) {
-    for i in 0..parents.len() {
+    let root = affine::clamp_placement(root);
+    let n = parents.len();
+    let (local, model) = (&local[..n], &mut model[..n]);
+    for (i, (&p, l)) in parents.iter().zip(local).enumerate() {
         if given & (1 << i) != 0 {
             continue;
         }
-        let l = local[i].to_mat4x3();
-        let p = parents[i];
-        model[i] = if p == NO_PARENT {
-            *root * l
+        let parent = if p == NO_PARENT {
+            &root
         } else {
-            model[p as usize] * l
+            &model[p as usize]
         };
+        model[i] = affine::mul_pose(parent, l.rot, l.trans);
     }
 }
 
 /// The skinning palette: `palette[i] = model[i] * inverse_bind[i]`, the
-/// matrix that takes a bind-pose vertex to its posed place.
+/// matrix that takes a bind-pose vertex to its posed place (bit for bit
+/// the FX product, see [`super::affine`]).
 #[inline(never)]
 pub fn skinning_palette(model: &[Mat4x3], inverse_bind: &[Mat4x3], palette: &mut [Mat4x3]) {
-    for i in 0..model.len().min(inverse_bind.len()).min(palette.len()) {
-        palette[i] = model[i] * inverse_bind[i];
+    for ((out, m), ib) in palette.iter_mut().zip(model).zip(inverse_bind) {
+        *out = affine::mul(m, ib);
     }
 }
 

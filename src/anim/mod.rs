@@ -40,6 +40,7 @@
 //! `assetc` from `assets/characters/`) and [`humanoid_brads`] (from
 //! `assets/ragdolls/humanoid.brads`).
 
+pub mod affine;
 pub mod blend;
 pub mod brad;
 pub mod character;

@@ -1,9 +1,13 @@
 //! Animation figures (issue 5): one 25-joint character's ragdoll frame,
 //! the brads alone (`ragdoll_step_us.brads`) and brads + expand +
-//! skinning palette (`anim_us`), plus the animated frame without brads.
+//! skinning palette (`anim_us`), and each stage of the cycle on its own
+//! (`anim.*_us`: sample, blend, inject + expand, expand, palette).
 
 use super::{median_cycles, record, us_x10};
+use crate::hw::once::TakeOnce;
+use dsphys::anim::humanoid::{HUMANOID_RUN, HUMANOID_WALK};
 use dsphys::anim::workload::{character, tumbled_positions};
+use dsphys::anim::{blend_poses, expand, sample_clip, skinning_palette, JointPose};
 use dsphys::fx::{Fx1, Vec3};
 use mailbox::Mailbox;
 
@@ -12,6 +16,12 @@ use mailbox::Mailbox;
 const TUMBLE_FRAMES: u32 = 40;
 /// Runs timed per figure; the median is reported.
 const RUNS: usize = 9;
+/// Joints of the humanoid (the character's default capacity).
+const J: usize = 25;
+
+/// Two sampled poses for the blend figure (1.4 KB): in a static, off the
+/// 10 KiB DTCM stack that already holds the 4 KB character.
+static POSES: TakeOnce<[[JointPose; J]; 2]> = TakeOnce::new([[JointPose::IDENTITY; J]; 2]);
 
 /// The DS stack is 16 KB: the ragdoll (in `tumbled_positions`) and the
 /// 4 KB character (in `time_stages`) are built in separate frames, each
@@ -25,15 +35,62 @@ pub fn figures(mb: &mut Mailbox) {
 #[inline(never)]
 fn time_stages(mb: &mut Mailbox, x: &[Vec3; 16]) {
     let mut c = character();
+    let n = c.joints();
     let brads = median_cycles(RUNS, || c.brads.build(core::hint::black_box(x)));
     record(mb, "ragdoll_step_us.brads", us_x10(brads), 1);
     let full = median_cycles(RUNS, || c.pose_from_ragdoll(core::hint::black_box(x)));
     record(mb, "anim_us", us_x10(full), 1);
-    let walk = &dsphys::anim::humanoid::HUMANOID_WALK;
+    // The stages of `pose_from_ragdoll` after the brads, one at a time.
+    let inject_expand = median_cycles(RUNS, || {
+        let given = c.brads.inject(&mut c.model[..n]);
+        let given = core::hint::black_box(given);
+        expand(
+            c.skeleton.parents,
+            &c.local[..n],
+            &c.placement,
+            given,
+            &mut c.model[..n],
+        );
+    });
+    record(mb, "anim.inject_expand_us", us_x10(inject_expand), 1);
+    let palette = median_cycles(RUNS, || {
+        let model = core::hint::black_box(&c.model[..n]);
+        skinning_palette(model, c.skeleton.inverse_bind, &mut c.palette[..n]);
+    });
+    record(mb, "anim.palette_us", us_x10(palette), 1);
     let t = Fx1::from_raw(1234);
-    let sample = median_cycles(RUNS, || c.animate(walk, core::hint::black_box(t)));
+    let sample = median_cycles(RUNS, || c.animate(&HUMANOID_WALK, core::hint::black_box(t)));
     record(mb, "anim.sample_us", us_x10(sample), 1);
-    let expand = median_cycles(RUNS, || c.pose_from_animation());
-    record(mb, "anim.expand_palette_us", us_x10(expand), 1);
+    let expand_only = median_cycles(RUNS, || {
+        let local = core::hint::black_box(&c.local[..n]);
+        expand(
+            c.skeleton.parents,
+            local,
+            &c.placement,
+            0,
+            &mut c.model[..n],
+        );
+    });
+    record(mb, "anim.expand_us", us_x10(expand_only), 1);
+    let expand_palette = median_cycles(RUNS, || c.pose_from_animation());
+    record(mb, "anim.expand_palette_us", us_x10(expand_palette), 1);
+    time_blend(mb, &c);
     core::hint::black_box(c.hash());
+}
+
+/// Cross-fading the walk and the run half way (25 nlerps), the
+/// character's local pose the output.
+#[inline(never)]
+fn time_blend(mb: &mut Mailbox, c: &dsphys::anim::Character) {
+    let [walk, run] = POSES.take().expect("anim bench poses taken once");
+    let skel = c.skeleton;
+    sample_clip(skel, &HUMANOID_WALK, Fx1::from_raw(1234), walk);
+    sample_clip(skel, &HUMANOID_RUN, Fx1::from_raw(1234), run);
+    let mut out = [JointPose::IDENTITY; J];
+    let half = Fx1::from_raw(2048);
+    let blend = median_cycles(RUNS, || {
+        blend_poses(walk, run, core::hint::black_box(half), &mut out);
+    });
+    core::hint::black_box(&out);
+    record(mb, "anim.blend_us", us_x10(blend), 1);
 }
