@@ -20,7 +20,7 @@ PACKER    := $(TARGET)/release/ndspack
 RUNNER    := $(PY) nds/runner/run.py
 EMULATORS ?= both
 
-.PHONY: rom roms arm7 run test bench setup-rust venv apt melonds fmt-check clippy host-test \
+.PHONY: rom roms arm7 run test bench pcprofile setup-rust venv apt melonds fmt-check clippy host-test \
         rom-check emu-test runner-test clean
 
 ## Setup ---------------------------------------------------------------
@@ -91,6 +91,14 @@ bench: rom venv melonds
 	$(PY) nds/runner/bench_report.py $(TARGET)/bench/raw.json $(TARGET)/bench/raw-main-ram.json \
 	  $(TARGET)/bench/report.json
 
+## make pcprofile ---------------------------------------------------------
+# Where one ragdoll's frame spends its cycles, function by function: the PC
+# of the ARM9 sampled once per emulated frame in DeSmuME (nds/runner/pcprofile.py).
+pcprofile: rom venv
+	@CARGO_PROFILE_RELEASE_DEBUG=line-tables-only $(call build_rom,ragdoll-pcprofile,pc-profile)
+	$(PY) nds/runner/pcprofile.py --rom $(ROM_DIR)/ragdoll-pcprofile.nds \
+	  --elf $(ROM_DIR)/ragdoll-pcprofile.arm9.elf --frames 3000 --lines
+
 ## make test ------------------------------------------------------------
 test: fmt-check clippy host-test rom-check runner-test emu-test
 
@@ -104,6 +112,7 @@ clippy: setup-rust
 	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features panic-test -- -D warnings
 	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features bench-rom -- -D warnings
 	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features hot-code-in-main-ram -- -D warnings
+	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features pc-profile -- -D warnings
 	$(ROM_CARGO) clippy -q $(ARM7_ARGS) -- -D warnings
 
 host-test: setup-rust

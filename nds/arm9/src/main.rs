@@ -4,7 +4,12 @@
 #![no_main]
 // Each ROM build (demo, test, panic test) uses part of the shared code.
 #![cfg_attr(
-    any(feature = "test-rom", feature = "panic-test", feature = "bench-rom"),
+    any(
+        feature = "test-rom",
+        feature = "panic-test",
+        feature = "bench-rom",
+        feature = "pc-profile"
+    ),
     allow(dead_code)
 )]
 
@@ -15,6 +20,8 @@ mod console;
 mod demo;
 mod font;
 mod hw;
+#[cfg(feature = "pc-profile")]
+mod pc_profile;
 mod physics;
 /// The collision worlds, compiled from `assets/worlds/` by build.rs.
 #[allow(dead_code)]
@@ -39,9 +46,16 @@ extern "C" fn rust_start() -> ! {
     }
     #[cfg(feature = "test-rom")]
     selftest::run_all(hw::mailbox::init(mailbox::RomKind::Test));
+    #[cfg(feature = "pc-profile")]
+    pc_profile::run(hw::mailbox::init(mailbox::RomKind::Bench));
     #[cfg(feature = "bench-rom")]
     bench::run_all(hw::mailbox::init(mailbox::RomKind::Bench));
-    #[cfg(not(any(feature = "panic-test", feature = "test-rom", feature = "bench-rom")))]
+    #[cfg(not(any(
+        feature = "panic-test",
+        feature = "test-rom",
+        feature = "bench-rom",
+        feature = "pc-profile"
+    )))]
     demo::run(hw::mailbox::init(mailbox::RomKind::Demo))
 }
 
