@@ -8,6 +8,7 @@ pub use divsqrt;
 
 pub mod anim;
 pub mod collision;
+pub mod floatref;
 pub mod fx;
 pub mod rigid;
 pub mod scenario;

@@ -14,11 +14,40 @@ import sys
 FRAME_BUDGET_US = 16715
 PRIMARY = "desmume"
 
+# Figures the ROM writes as one key per entry ("scaling.8" = us) that the
+# report gives as lists of objects, sorted by the entry's number:
+# name -> (the number's field, the value's field when the entry is a number).
+LISTS = {"scaling": ("ragdolls", "physics_us"), "kdtree": ("triangles", None)}
+
+
+def as_lists(bench: dict) -> dict:
+    """{"scaling": {"2": 5.0, "1": 2.5}} -> {"scaling": [{"ragdolls": 1,
+    "physics_us": 2.5}, {"ragdolls": 2, "physics_us": 5.0}]}; an entry that
+    is an object keeps its fields. A non-numeric entry is an error."""
+    out = dict(bench)
+    for name, (count_field, value_field) in LISTS.items():
+        entries = out.get(name)
+        if not isinstance(entries, dict):
+            continue
+        rows = []
+        for key, value in entries.items():
+            if not key.isdigit():
+                raise ValueError(f"bench key {name}.{key}: expected a number after {name}.")
+            row = {count_field: int(key)}
+            row.update(value if isinstance(value, dict) else {value_field: value})
+            rows.append(row)
+        out[name] = sorted(rows, key=lambda r: r[count_field])
+    return out
+
 
 def flatten(tree: dict, prefix: str = "") -> dict:
+    """Dotted keys; a list of objects is keyed by each row's first field."""
     out = {}
     for key, value in tree.items():
         path = f"{prefix}.{key}" if prefix else key
+        if isinstance(value, list):
+            value = {str(next(iter(row.values()))): {k: v for k, v in list(row.items())[1:]}
+                     for row in value}
         if isinstance(value, dict):
             out.update(flatten(value, path))
         else:
@@ -58,10 +87,11 @@ def build_report(raw: dict) -> dict:
             raise ValueError(f"{name}: no bench figures (error: {run.get('error')})")
     primary = PRIMARY if PRIMARY in runs else next(iter(runs))
     report = {"emulator": runs[primary]["version"], "frame_budget_us": FRAME_BUDGET_US}
-    report.update(runs[primary]["bench"])
+    report.update(as_lists(runs[primary]["bench"]))
     for name, run in runs.items():
         if name != primary:
-            report[name] = {"emulator": run["version"], "frame_budget_us": FRAME_BUDGET_US, **run["bench"]}
+            report[name] = {"emulator": run["version"], "frame_budget_us": FRAME_BUDGET_US,
+                            **as_lists(run["bench"])}
     return report
 
 

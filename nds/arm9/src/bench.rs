@@ -4,6 +4,8 @@
 //! approximate the hardware, so `make bench` names the emulator.
 
 mod anim;
+mod crowd;
+mod float;
 mod kernels;
 
 use crate::console::draw_text;
@@ -78,6 +80,8 @@ fn all_figures(mb: &mut Mailbox, ragdoll: &mut RagdollWorkload) {
     let overhead = crate::clock::measure_overhead() as i32;
     record(mb, "profiler.overhead_cycles", overhead, 0);
     ragdoll_step(mb, ragdoll);
+    crowd::figures(mb);
+    float::figures(mb);
     anim::figures(mb);
     memory_layout(mb);
     divider(mb);

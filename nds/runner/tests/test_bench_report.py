@@ -30,5 +30,30 @@ class Merge(unittest.TestCase):
             bench_report.build_report({"emulators": {"desmume": {"version": "D", "error": "boom"}}})
 
 
+class Lists(unittest.TestCase):
+    def test_scaling_becomes_a_sorted_list_of_objects(self):
+        raw = {"emulators": {"desmume": run("D", {"scaling": {"2": 5.0, "64": 99.5, "1": 2.5}})}}
+        report = bench_report.build_report(raw)
+        self.assertEqual(report["scaling"], [{"ragdolls": 1, "physics_us": 2.5},
+                                             {"ragdolls": 2, "physics_us": 5.0},
+                                             {"ragdolls": 64, "physics_us": 99.5}])
+
+    def test_kdtree_entries_keep_their_fields(self):
+        raw = {"emulators": {"melonds": run("M", {"kdtree": {"128": {"kd_us": 2, "brute_us": 9},
+                                                            "64": {"kd_us": 1, "brute_us": 4}}})}}
+        report = bench_report.build_report(raw)
+        self.assertEqual(report["kdtree"], [{"triangles": 64, "kd_us": 1, "brute_us": 4},
+                                            {"triangles": 128, "kd_us": 2, "brute_us": 9}])
+
+    def test_a_non_numeric_entry_is_an_error(self):
+        with self.assertRaisesRegex(ValueError, "scaling.many"):
+            bench_report.build_report({"emulators": {"desmume": run("D", {"scaling": {"many": 1}})}})
+
+    def test_the_table_shows_list_rows(self):
+        raw = {"emulators": {"desmume": run("D", {"scaling": {"1": 2.5}})}}
+        lines = bench_report.table(bench_report.build_report(raw))
+        self.assertTrue(any(line.startswith("scaling.1.physics_us") and "2.5" in line for line in lines))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -1,0 +1,57 @@
+//! `float_vs_fixed` (issue 8): one ragdoll's frame (integrate, two
+//! relaxation passes, the box room, the speed cap) in the engine's FX32
+//! and in its `f32` twin (`dsphys::floatref`, soft-float on the FPU-less
+//! ARM9), the same drop, timed in the same run.
+
+use super::{record, us_x10};
+use crate::hw::timer;
+use dsphys::floatref::{FloatRagdoll, FloatRoom, FloatSettings};
+use dsphys::scenario::{tumbling_ragdoll, ROOM};
+use dsphys::verlet::{Ragdoll, Settings};
+use mailbox::Mailbox;
+
+/// Frames of the drop timed (it hits the wall and the floor).
+const FRAMES: u32 = 120;
+
+/// The fixed frame, with the momentum give-back off: the twin has none
+/// (float does not need it), so both do the same work.
+#[inline(never)]
+fn fixed_cycles(r: &mut Ragdoll) -> u64 {
+    r.conserve_momentum = false;
+    let s = Settings::DEFAULT;
+    let mut total = 0u64;
+    for _ in 0..FRAMES {
+        let t0 = timer::cycles();
+        r.step_with(&s, |_, p, c, rad| ROOM.collide(p, c, rad));
+        total += timer::cycles().wrapping_sub(t0) as u64;
+    }
+    core::hint::black_box(r.state_hash());
+    total
+}
+
+#[inline(never)]
+fn float_cycles(f: &mut FloatRagdoll) -> u64 {
+    let (s, room) = (
+        FloatSettings::new(&Settings::DEFAULT),
+        FloatRoom::new(&ROOM),
+    );
+    let mut total = 0u64;
+    for _ in 0..FRAMES {
+        let t0 = timer::cycles();
+        f.step(&s, &room);
+        total += timer::cycles().wrapping_sub(t0) as u64;
+    }
+    core::hint::black_box(f.positions()[0]);
+    total
+}
+
+/// `float_vs_fixed.fixed_us` and `.softfloat_us`: us per frame.
+#[inline(never)]
+pub fn figures(mb: &mut Mailbox) {
+    let mut r: Ragdoll = tumbling_ragdoll(dsphys::fx::Vec3::ZERO);
+    let mut f = FloatRagdoll::from_ragdoll(&r);
+    let fixed = fixed_cycles(&mut r) / FRAMES as u64;
+    let soft = float_cycles(&mut f) / FRAMES as u64;
+    record(mb, "float_vs_fixed.fixed_us", us_x10(fixed as u32), 1);
+    record(mb, "float_vs_fixed.softfloat_us", us_x10(soft as u32), 1);
+}
