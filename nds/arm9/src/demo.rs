@@ -6,8 +6,10 @@
 //! stylus, physics, render submission (then SWAP_BUFFERS, which the
 //! hardware carries out at the next VBlank), the console, the mailbox.
 
+mod anim;
 mod controls;
 mod live;
+mod rigid;
 mod screen;
 mod stylus;
 
@@ -19,7 +21,7 @@ use crate::hw::{arm7_input, gx, keys};
 use crate::physics::{step_ragdoll, step_ragdoll_in_world, PhysicsPhases};
 use crate::render::shade::Rgb;
 use crate::render::world::Shape;
-use crate::render::{self, ragdoll, world, DrawMode, PolyBudget};
+use crate::render::{self, bodies, ragdoll, skinned, world, DrawMode, PolyBudget};
 use crate::scenes::{self, FrameStats, Sim, SCENES};
 use controls::Controls;
 use dsphys::fx;
@@ -41,6 +43,9 @@ const PALETTE: [Rgb; 4] = [
     Rgb(240, 120, 120),
     Rgb(160, 230, 140),
 ];
+/// Box colours, in turn.
+const BOX_PALETTE: [Rgb; 3] = [Rgb(220, 150, 90), Rgb(200, 110, 80), Rgb(230, 190, 120)];
+const GOAL_MARK: u16 = rgb(255, 230, 60);
 /// Point gravity pulls towards the middle of the room, 1.5 m up.
 const GRAVITY_POINT: Vec3 = Vec3::new(fx!(0.0), fx!(1.5), fx!(0.0));
 const MAX_GRAVITY: Fx1 = fx!(30.0);
@@ -71,7 +76,9 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
     let frame = prof.phase("frame");
     let input = prof.phase("input");
     let scene_phase = prof.phase("scene");
+    let rigid_phases = rigid::RigidPhases::register(&mut prof);
     let phases = PhysicsPhases::register(&mut prof);
+    let anim_phases = anim::AnimPhases::register(&mut prof);
     let render_phase = prof.phase("render");
     let rp = RenderPhases {
         world: prof.phase("world"),
@@ -79,6 +86,20 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
         gx_wait: prof.phase("gx wait"),
     };
     let console = prof.phase("console");
+    // The bars on the bottom screen: the frame and its main phases (the
+    // sub-phases are in the mailbox and `make run`'s table).
+    let shown = [
+        frame,
+        input,
+        anim_phases.anim,
+        rigid_phases.rigid,
+        phases.physics,
+        phases.collision,
+        anim_phases.brads,
+        anim_phases.expand,
+        render_phase,
+        console,
+    ];
     mb.header.profiler_overhead_cycles = crate::clock::measure_overhead();
     live::init(mb);
 
@@ -95,7 +116,7 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
         max_stored: 0,
         gx_errors: 0,
     };
-    let mut screen = screen::Screen::new();
+    let mut screen = screen::Screen::new(shown);
     loop {
         video::wait_vblank();
         mb.header.frame = mb.header.frame.wrapping_add(1);
@@ -123,6 +144,7 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
                 }
             });
             if step {
+                rigid::step(sim, p, &rigid_phases);
                 let settings = sim.settings;
                 let world = sim.world;
                 let count = sim.count;
@@ -135,6 +157,7 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
                         }
                     }
                 }
+                anim::pose(sim, p, &anim_phases);
                 sim.frame += 1;
             }
             p.time(render_phase, |p| {
@@ -150,6 +173,7 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
                     paused: d.paused,
                     draw_mode: d.mode.name(),
                     ragdolls: sim.count,
+                    bodies: sim.bodies().iter().filter(|b| !b.is_static()).count(),
                     polys_submitted: budget.used(),
                     polys_stored: stored.polygons,
                     rain_full: sim.rain.full,
@@ -241,7 +265,20 @@ fn draw_top(
     p.time(rp.bodies, |_| {
         let eye = d.cam.eye();
         let near = |r: &dsphys::verlet::Ragdoll| (eye - r.positions()[0]).length_squared();
-        for (i, r) in sim.iter().enumerate() {
+        if let (true, Some(c)) = (sim.walker.active, &sim.character) {
+            let n = c.joints();
+            skinned::draw(
+                &sim.walker.segments,
+                &c.model[..n],
+                PALETTE[1],
+                d.mode,
+                budget,
+            );
+        }
+        // The limp character's ragdoll shows through its boxes; its
+        // particles and constraints only in the constraints mode.
+        let walker = sim.walker.active && d.mode != DrawMode::Constraints;
+        for (i, r) in sim.iter().enumerate().filter(|_| !walker) {
             // Its rank by distance: how many characters are nearer.
             let d2 = near(r);
             let rank = sim.iter().filter(|o| near(o) < d2).count();
@@ -254,6 +291,11 @@ fn draw_top(
                 detail,
                 budget,
             );
+        }
+        bodies::draw(sim.bodies(), &BOX_PALETTE, d.mode, budget);
+        if sim.rigid == scenes::Rigid::Mine {
+            let goal = sim.mine.goal;
+            ragdoll::marker(goal, fx!(0.1), GOAL_MARK, budget);
         }
         if let Some(g) = d.stylus.grab {
             if let Some(r) = &sim.ragdolls[g.ragdoll] {
@@ -284,6 +326,9 @@ fn publish_live(
         SCENES[d.scene].pending.is_some() as i32,
     );
     live::set(mb, Live::Ragdolls, sim.count as i32);
+    let dynamic = sim.bodies().iter().filter(|b| !b.is_static()).count();
+    live::set(mb, Live::Bodies, dynamic as i32);
+    live::set(mb, Live::RowsDropped, sim.rows_dropped() as i32);
     live::set(mb, Live::RainFull, sim.rain.full as i32);
     live::set(mb, Live::PolysSubmitted, budget.used() as i32);
     live::set(mb, Live::PolysStored, stored.polygons as i32);

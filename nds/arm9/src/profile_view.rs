@@ -16,10 +16,6 @@ pub const BG: u16 = rgb(16, 16, 32);
 const FG: u16 = rgb(230, 230, 230);
 const DIM: u16 = rgb(120, 120, 140);
 
-pub fn header(s: &mut Surface, row: usize) {
-    draw_text(s, 0, row, "PHASE          us  /16715 us frame     ", FG, BG);
-}
-
 /// One phase: name (indented by depth), microseconds last frame, and its
 /// bar. `overran`: the bar is red (the frame, or a phase on its own, went
 /// over the budget).
@@ -43,7 +39,7 @@ pub fn phase_row(s: &mut Surface, row: usize, name: &str, stats: &PhaseStats, ov
 }
 
 pub fn footer(s: &mut Surface, row: usize, overruns: u32, overhead_cycles: u32) {
-    let footer = text!(48; "overruns {}  profiler {} cyc/pair      ", overruns, overhead_cycles);
+    let footer = text!(48; "us of 16715  overruns {}  prof {} cyc     ", overruns, overhead_cycles);
     draw_text(s, 0, row, footer.as_str(), DIM, BG);
 }
 

@@ -36,9 +36,11 @@ pub enum Live {
     GxErrors,
     ProbeX,
     ProbeY,
+    Bodies,
+    RowsDropped,
 }
 
-const KEYS: [&str; 28] = [
+const KEYS: [&str; 30] = [
     "scene",
     "scene.pending",
     "ragdolls",
@@ -67,6 +69,8 @@ const KEYS: [&str; 28] = [
     "gx.errors",
     "probe.screen_x",
     "probe.screen_y",
+    "bodies",
+    "rigid.rows_dropped",
 ];
 
 /// Writes the keys and zero values, and publishes the count.

@@ -10,10 +10,14 @@ use crate::profile_view::{self, BG};
 use crate::scenes::SCENES;
 use crate::text;
 use dsphys::fx::Fx1;
+use profiler::PhaseId;
 
 pub const ROWS_PER_FRAME: usize = 3;
-/// The profiler's first row (its header).
+/// The profiler's first row.
 const PROFILE_ROW: usize = 6;
+/// Rows for phases, between the text and the footer (10 of 11-pixel
+/// glyphs): the demo picks which phases fill them ([`Screen::new`]).
+pub const PHASE_ROWS: usize = ROWS - PROFILE_ROW - 1;
 
 const FG: u16 = rgb(230, 230, 230);
 const DIM: u16 = rgb(150, 150, 170);
@@ -29,6 +33,7 @@ pub struct View {
     pub paused: bool,
     pub draw_mode: &'static str,
     pub ragdolls: usize,
+    pub bodies: usize,
     pub polys_submitted: u32,
     pub polys_stored: u32,
     pub rain_full: bool,
@@ -48,18 +53,40 @@ fn fixed(v: Fx1, digits: u32) -> crate::console::TextBuf<12> {
 
 pub struct Screen {
     next_row: usize,
+    /// The phases with a bar, top to bottom (the frame's first).
+    shown: [PhaseId; PHASE_ROWS],
 }
 
 impl Screen {
-    pub const fn new() -> Self {
-        Screen { next_row: 0 }
+    /// `shown`: the phases that get a bar; the others (sub-phases) are in
+    /// the mailbox and `make run`'s table.
+    pub const fn new(shown: [PhaseId; PHASE_ROWS]) -> Self {
+        Screen { next_row: 0, shown }
     }
 
     /// Redraws the next few rows.
     pub fn draw(&mut self, s: &mut Surface, v: &View, prof: &Profiler) {
         for _ in 0..ROWS_PER_FRAME {
-            draw_row(s, self.next_row, v, prof);
+            self.draw_row(s, self.next_row, v, prof);
             self.next_row = (self.next_row + 1) % ROWS;
+        }
+    }
+
+    fn draw_row(&self, s: &mut Surface, row: usize, v: &View, prof: &Profiler) {
+        if row < PROFILE_ROW {
+            return text_row(s, row, v);
+        }
+        if row == ROWS - 1 {
+            return profile_view::footer(s, row, v.overruns, v.profiler_overhead);
+        }
+        let id = self.shown[row - PROFILE_ROW];
+        match prof.phases().nth(id.index()) {
+            // The frame's bar (the first) is red when the frame overran.
+            Some((name, stats)) => {
+                let frame = row == PROFILE_ROW;
+                profile_view::phase_row(s, row, name, &stats, frame && v.overran)
+            }
+            None => profile_view::blank(s, row),
         }
     }
 }
@@ -70,7 +97,8 @@ fn line(s: &mut Surface, row: usize, text: &str, fg: u16) {
     draw_text(s, 0, row, padded.as_str(), fg, BG);
 }
 
-fn draw_row(s: &mut Surface, row: usize, v: &View, prof: &Profiler) {
+/// One of the text rows above the profiler.
+fn text_row(s: &mut Surface, row: usize, v: &View) {
     let scene = SCENES[v.scene];
     match row {
         0 => {
@@ -86,8 +114,8 @@ fn draw_row(s: &mut Surface, row: usize, v: &View, prof: &Profiler) {
             line(s, row, t.as_str(), FG)
         }
         2 => {
-            let t = text!(42; "{}  chars {}  polys {} hw {}/2048", v.draw_mode, v.ragdolls,
-                v.polys_submitted, v.polys_stored);
+            let t = text!(42; "{} chr {} box {} poly {} hw {}", v.draw_mode, v.ragdolls,
+                v.bodies, v.polys_submitted, v.polys_stored);
             line(s, row, t.as_str(), FG)
         }
         3 => match (scene.pending, v.rain_full) {
@@ -97,19 +125,9 @@ fn draw_row(s: &mut Surface, row: usize, v: &View, prof: &Profiler) {
                 line(s, row, t.as_str(), WARN)
             }
             _ if v.grabbing => line(s, row, "stylus: holding a particle", DIM),
-            _ => line(s, row, "stylus: drag a particle, tap to shoot", DIM),
+            _ => line(s, row, scene.stylus, DIM),
         },
         4 => line(s, row, "START scn SEL draw A pause B step X reset", DIM),
-        5 => line(s, row, "Y grav mode, Y+pad grav/wind, pad L R cam", DIM),
-        PROFILE_ROW => profile_view::header(s, row),
-        r if r == ROWS - 1 => profile_view::footer(s, row, v.overruns, v.profiler_overhead),
-        r => match prof.phases().nth(r - PROFILE_ROW - 1) {
-            // The frame phase (index 0) is red when the frame overran.
-            Some((name, stats)) => {
-                let frame = r == PROFILE_ROW + 1;
-                profile_view::phase_row(s, row, name, &stats, frame && v.overran)
-            }
-            None => profile_view::blank(s, row),
-        },
+        _ => line(s, row, "Y grav mode, Y+pad grav/wind, pad L R cam", DIM),
     }
 }

@@ -8,11 +8,13 @@
 //! submitted in units of 4 m ([`to_gx`]) under a x4 scale in the model
 //! matrix: worlds up to +-32 m fit, to 1 mm.
 
+pub mod bodies;
 pub mod budget;
 pub mod camera;
 pub mod prims;
 pub mod ragdoll;
 pub mod shade;
+pub mod skinned;
 pub mod world;
 
 pub use budget::PolyBudget;

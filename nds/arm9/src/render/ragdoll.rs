@@ -134,7 +134,7 @@ const fn quad(v: [[i16; 3]; 4]) -> [u32; 4] {
 }
 /// The unit box's faces, anticlockwise seen from outside, with their
 /// outward normals as (axis, sign): sides first, then the two end caps.
-const FACES: [([u32; 4], usize, bool); 6] = [
+pub const FACES: [([u32; 4], usize, bool); 6] = [
     (
         quad([[P, -P, 0], [P, P, 0], [P, P, P], [P, -P, P]]),
         0,

@@ -1,13 +1,42 @@
-//! (f) the Armed Mine: waits for animation and motors (issues 5, 6). Until then the
-//! scene shows its world and says what it needs.
+//! (f) The Armed Mine (`dsphys::rigid::characters::armed_mine`): a box
+//! body that crawls with its one motorised arm towards a goal on the
+//! floor. Touch the floor to move the goal; until then it heads for a
+//! point ahead of it. Its motors only ever push the hand against the
+//! ground: nothing scripts the crawl.
 
-use super::{empty, no_update, SceneDef, ROOM_CAMERA};
+use super::{FrameStats, Rigid, SceneDef, Sim, ROOM_CAMERA};
+use crate::render::Camera;
+use dsphys::fx;
+use dsphys::fx::{Fx1, Vec3};
+use dsphys::rigid::characters::armed_mine::BODY_HALF;
 
 pub const SCENE: SceneDef = SceneDef {
     letter: 'f',
     name: "the Armed Mine",
-    pending: Some("needs animation and motors (issues 5, 6): not landed yet"),
-    reset: empty,
-    update: no_update,
-    camera: ROOM_CAMERA,
+    pending: None,
+    stylus: "stylus: touch the floor to set the goal",
+    reset,
+    update,
+    camera: CAMERA,
 };
+
+/// Where it starts: resting on the floor, facing +x, at the room's left.
+const START: Vec3 = Vec3::new(fx!(-1.0), BODY_HALF.y, fx!(0.0));
+/// The goal until the stylus sets one: ahead, across the room.
+pub const DEFAULT_GOAL: Vec3 = Vec3::new(fx!(1.5), Fx1::ZERO, fx!(0.5));
+
+/// Close on the creature's path, from the front right.
+const CAMERA: Camera = Camera {
+    target: Vec3::new(fx!(-0.3), fx!(0.2), fx!(0.2)),
+    distance: fx!(2.6),
+    ..ROOM_CAMERA
+};
+
+fn reset(sim: &mut Sim) {
+    sim.mine.reset(START, DEFAULT_GOAL);
+    sim.rigid = Rigid::Mine;
+}
+
+fn update(sim: &mut Sim, _: &FrameStats) {
+    sim.mine.goal = sim.goal.unwrap_or(DEFAULT_GOAL);
+}

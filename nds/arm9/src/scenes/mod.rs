@@ -4,22 +4,46 @@
 //! have not landed yet say so on screen ([`SceneDef::pending`]) and show
 //! their world, never a blank screen.
 
-mod animated;
+pub mod animated;
 mod armed_mine;
 mod box_of_boxes;
 mod box_pyramid;
 mod powered;
 mod rain;
+mod rigid_room;
 mod single_drop;
 
 use crate::render::world::Shape;
 use crate::render::Camera;
+use dsphys::anim::Character;
 use dsphys::fx::Vec3;
+use dsphys::rigid::characters::armed_mine::ArmedMine;
+use dsphys::rigid::World;
 use dsphys::scenario::ROOM;
 use dsphys::verlet::{Ragdoll, Settings, WorldContacts};
 
 /// The most characters a scene holds (the rain scene's ceiling).
 pub const MAX_RAGDOLLS: usize = 64;
+
+/// The most rigid boxes a scene holds: the room's four walls and a
+/// pyramid of ten.
+pub const MAX_BOXES: usize = 14;
+/// Solver rows: the most the solver takes (a friction row names its
+/// normal row by a `u8`). The pyramid needs 192.
+pub const MAX_ROWS: usize = 255;
+
+/// The box scenes' rigid world.
+pub type BoxWorld = World<MAX_BOXES, 0, MAX_ROWS>;
+
+/// Which rigid simulation, if any, a scene runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rigid {
+    None,
+    /// [`Sim::boxes`].
+    Boxes,
+    /// [`Sim::mine`].
+    Mine,
+}
 
 /// Everything the scenes simulate. Large (a few KiB per character), so it
 /// lives in a static, taken once.
@@ -35,6 +59,20 @@ pub struct Sim {
     /// The world collision's broad-phase results (1.5 KiB: kept off the
     /// 16 KiB DTCM stack).
     pub contacts: WorldContacts,
+    /// Which of the rigid simulations below runs.
+    pub rigid: Rigid,
+    /// Rigid boxes (40 KiB, most of it solver rows): built in place by a
+    /// reset, never on the stack.
+    pub boxes: BoxWorld,
+    /// The Armed Mine (16 KiB), likewise rebuilt in place.
+    pub mine: ArmedMine,
+    /// Where the stylus last touched the ground (the Armed Mine's goal).
+    pub goal: Option<Vec3>,
+    /// The animated character's joint buffers (4 KiB; built the first
+    /// time scene (d) starts, kept afterwards).
+    pub character: Option<Character<'static>>,
+    /// The animated character's state.
+    pub walker: animated::Walker,
 }
 
 impl Sim {
@@ -47,6 +85,12 @@ impl Sim {
             frame: 0,
             rain: rain::Spawner::new(),
             contacts: WorldContacts::new(),
+            rigid: Rigid::None,
+            boxes: World::empty(dsphys::rigid::Settings::DEFAULT),
+            mine: ArmedMine::PLACEHOLDER,
+            goal: None,
+            character: None,
+            walker: animated::Walker::new(),
         }
     }
 
@@ -59,6 +103,38 @@ impl Sim {
         self.frame = 0;
         self.world = Shape::Room(ROOM);
         self.rain = rain::Spawner::new();
+        self.rigid = Rigid::None;
+        self.goal = None;
+        self.walker.active = false;
+        self.walker.limp = false;
+    }
+
+    /// The rigid bodies to draw (none when the scene has no rigid world).
+    pub fn bodies(&self) -> &[dsphys::rigid::Body] {
+        match self.rigid {
+            Rigid::None => &[],
+            Rigid::Boxes => self.boxes.bodies(),
+            Rigid::Mine => self.mine.world.bodies(),
+        }
+    }
+
+    /// The rigid bodies, mutable (the stylus pushes them).
+    pub fn bodies_mut(&mut self) -> &mut [dsphys::rigid::Body] {
+        match self.rigid {
+            Rigid::None => &mut [],
+            Rigid::Boxes => self.boxes.bodies_mut(),
+            Rigid::Mine => self.mine.world.bodies_mut(),
+        }
+    }
+
+    /// Solver rows the last rigid step could not take (0 unless the
+    /// scene outgrew [`MAX_ROWS`]).
+    pub fn rows_dropped(&self) -> u16 {
+        match self.rigid {
+            Rigid::None => 0,
+            Rigid::Boxes => self.boxes.rows.dropped,
+            Rigid::Mine => self.mine.world.rows.dropped,
+        }
     }
 
     /// Adds a character; false when the scene is full.
@@ -92,6 +168,8 @@ pub struct SceneDef {
     pub name: &'static str,
     /// What has not landed yet, shown on screen instead of the scene.
     pub pending: Option<&'static str>,
+    /// What the stylus does here (one console line).
+    pub stylus: &'static str,
     pub reset: fn(&mut Sim),
     pub update: fn(&mut Sim, &FrameStats),
     /// The default view, which frames the scene.
@@ -123,6 +201,9 @@ pub const ROOM_CAMERA: Camera = Camera {
     pitch: dsphys::fx::Angle::from_raw(4551), // 25 degrees
     distance: dsphys::fx!(6.5),
 };
+
+/// The stylus on characters and boxes.
+pub const STYLUS_GRAB_SHOOT: &str = "stylus: drag a particle, tap to shoot";
 
 /// A scene that does nothing per frame.
 fn no_update(_: &mut Sim, _: &FrameStats) {}

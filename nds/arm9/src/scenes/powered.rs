@@ -7,6 +7,7 @@ pub const SCENE: SceneDef = SceneDef {
     letter: 'e',
     name: "powered ragdoll",
     pending: Some("needs motors (src/rigid, issue 6): not landed yet"),
+    stylus: super::STYLUS_GRAB_SHOOT,
     reset: empty,
     update: no_update,
     camera: ROOM_CAMERA,

@@ -15,6 +15,7 @@ pub const SCENE: SceneDef = SceneDef {
     letter: 'g',
     name: "ragdoll rain",
     pending: None,
+    stylus: super::STYLUS_GRAB_SHOOT,
     reset,
     update,
     camera: ROOM_CAMERA,

@@ -11,6 +11,7 @@ pub const SCENE: SceneDef = SceneDef {
     letter: 'a',
     name: "single ragdoll drop",
     pending: None,
+    stylus: super::STYLUS_GRAB_SHOOT,
     reset,
     update: no_update,
     camera: CAMERA,

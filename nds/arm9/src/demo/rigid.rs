@@ -1,0 +1,60 @@
+//! One frame of the scene's rigid bodies under the profiler: the world's
+//! own step phases (`dsphys::rigid::World::step` runs the same five
+//! calls in the same order), each timed, so the bottom screen shows where
+//! the rigid time goes.
+
+use crate::clock::Profiler;
+use crate::scenes::{Rigid, Sim};
+use dsphys::rigid::World;
+use profiler::PhaseId;
+
+/// `rigid` encloses the others.
+pub struct RigidPhases {
+    pub rigid: PhaseId,
+    /// Motor and joint rows (and the step's gravity and damping).
+    pub joints: PhaseId,
+    /// Contact detection: box-ground and box-box rows.
+    pub contacts: PhaseId,
+    pub solve: PhaseId,
+    pub integrate: PhaseId,
+}
+
+impl RigidPhases {
+    pub fn register(p: &mut Profiler) -> Self {
+        RigidPhases {
+            rigid: p.phase("rigid"),
+            joints: p.phase("rb joints"),
+            contacts: p.phase("rb contacts"),
+            solve: p.phase("rb solve"),
+            integrate: p.phase("rb integrate"),
+        }
+    }
+}
+
+/// Steps the scene's rigid world, if it has one (the Armed Mine's
+/// controller first, as `ArmedMine::step` does).
+pub fn step(sim: &mut Sim, p: &mut Profiler, ph: &RigidPhases) {
+    match sim.rigid {
+        Rigid::None => {}
+        Rigid::Boxes => p.time(ph.rigid, |p| step_world(&mut sim.boxes, p, ph)),
+        Rigid::Mine => p.time(ph.rigid, |p| {
+            p.time(ph.joints, |_| sim.mine.control());
+            step_world(&mut sim.mine.world, p, ph)
+        }),
+    }
+}
+
+#[inline(never)]
+fn step_world<const B: usize, const J: usize, const R: usize>(
+    w: &mut World<B, J, R>,
+    p: &mut Profiler,
+    ph: &RigidPhases,
+) {
+    p.time(ph.joints, |_| {
+        w.begin_step();
+        w.push_joint_rows();
+    });
+    p.time(ph.contacts, |_| w.push_contact_rows());
+    p.time(ph.solve, |_| w.solve());
+    p.time(ph.integrate, |_| w.integrate());
+}
