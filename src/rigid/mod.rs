@@ -15,10 +15,12 @@
 //! - [`pd`]: backward-Euler (stable) and explicit PD controllers.
 //! - [`ik`]: two-bone IK for the Armed Mine's arm.
 //! - [`world`]: bodies + joints + contacts, stepped once per frame.
-//! - [`characters`]: the Armed Mine (the powered ragdoll is still to come).
+//! - [`characters`]: the Armed Mine and the powered ragdoll.
 //!
 //! Not built yet (issue 6): inverse dynamics, the hybrid level of detail,
-//! the powered ragdoll, box contacts against the k-d tree world.
+//! box contacts against the k-d tree world. Not met yet: the powered
+//! ragdoll does not stay standing (it drifts sideways and tips over in
+//! 2-4 s), so its pose recovery after a push is not shown either.
 //!
 //! # Units and ranges
 //! Metres, seconds, kilograms, radians; y is up; one step is 1/60 s.

@@ -20,6 +20,21 @@ use super::joint::Joint;
 use super::motor::push_motor_rows;
 use super::row::Rows;
 
+/// The phases of a step, for timing (a character's control comes first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// The character's controller: motor targets (pose source, IK).
+    Control = 0,
+    /// Gravity, damping, motor and joint rows.
+    Joints = 1,
+    /// Contact detection and contact rows.
+    Contacts = 2,
+    /// The Gauss-Seidel sweeps.
+    Solve = 3,
+    /// Positions, orientations and derived data.
+    Integrate = 4,
+}
+
 /// World settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Settings {
@@ -149,11 +164,22 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
 
     /// One full step (1/60 s).
     pub fn step(&mut self) {
+        self.step_marked(&mut |_| {});
+    }
+
+    /// One full step, calling `mark` as each phase ends (the bench reads a
+    /// timer there; with an empty closure it compiles away).
+    #[inline(always)]
+    pub fn step_marked(&mut self, mark: &mut impl FnMut(Phase)) {
         self.begin_step();
         self.push_joint_rows();
+        mark(Phase::Joints);
         self.push_contact_rows();
+        mark(Phase::Contacts);
         self.solve();
+        mark(Phase::Solve);
         self.integrate();
+        mark(Phase::Integrate);
     }
 
     /// Phase 1: clears the rows, adds gravity and damping.

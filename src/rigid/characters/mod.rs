@@ -3,8 +3,10 @@
 //! - [`pose`]: the pose-target interface (a clip plugs in here) and the
 //!   built-in standing and cyclic poses, for the powered ragdoll to come.
 //! - [`armed_mine`]: seed 000's one-armed creature.
+//! - [`powered`]: the powered ragdoll (the default humanoid on motors).
 //! - [`curve`]: closed Catmull-Rom curves for cyclic targets.
 
 pub mod armed_mine;
 pub mod curve;
 pub mod pose;
+pub mod powered;

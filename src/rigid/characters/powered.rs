@@ -1,0 +1,491 @@
+//! The powered ragdoll: the default humanoid (1.75 m, 70 kg) as 13 box
+//! bodies and 12 motorised joints, standing on the ground and following
+//! a pose source through its motors (seed 000's drives, torque-limited).
+//!
+//! ```text
+//!            head
+//!             | neck (ball)
+//!  upper arm -+- chest -+- upper arm     shoulders (ball)
+//!  forearm    | waist   |  forearm       elbows (hinge)
+//!           pelvis
+//!       hip /    \ hip                   hips (ball)
+//!       thigh    thigh
+//!  knee |            | knee             knees (hinge)
+//!       shin     shin
+//! ankle |            | ankle            ankles (hinge)
+//!       foot     foot
+//! ```
+//!
+//! The character faces +z with its left along +x; y is up. Every joint
+//! has a limit. The bodies share one collision group (no self-contact,
+//! as in the Verlet ragdoll) and collide with the ground plane.
+//!
+//! # Using it (the API the scenes draw from)
+//! - [`PoweredRagdoll::PLACEHOLDER`] then [`PoweredRagdoll::reset`]: build
+//!   it in place (about 40 KB: keep it in a static on the DS, never on
+//!   the stack); [`PoweredRagdoll::new`] on the host.
+//! - [`PoweredRagdoll::step`] (the built-in idle pose) or
+//!   [`PoweredRagdoll::step_with`] (any [`PoseSource`]): one 1/60 s frame.
+//! - [`PoweredRagdoll::apply_impulse`]: a shot or the stylus.
+//! - [`PoweredRagdoll::set_strength`]: 0 (a plain ragdoll) to 1 (full).
+//! - [`PoweredRagdoll::bodies`]: each body's `pos`, `mat` and `half`
+//!   (a box) for drawing.
+
+use crate::fx;
+use crate::fx::{Fx1, Fx2, Quat, Vec3};
+
+use super::pose::{CyclicPose, JointTarget, PoseSource};
+use crate::rigid::body::Body;
+use crate::rigid::joint::Joint;
+use crate::rigid::motor::{ball_error, hinge_error, Motor};
+use crate::rigid::world::Phase;
+use crate::rigid::{Settings, World};
+
+/// Body indices.
+pub mod part {
+    /// Pelvis (the root).
+    pub const PELVIS: u8 = 0;
+    /// Chest.
+    pub const CHEST: u8 = 1;
+    /// Head.
+    pub const HEAD: u8 = 2;
+    /// Left upper arm.
+    pub const UPPER_ARM_L: u8 = 3;
+    /// Left forearm (and hand).
+    pub const FOREARM_L: u8 = 4;
+    /// Right upper arm.
+    pub const UPPER_ARM_R: u8 = 5;
+    /// Right forearm (and hand).
+    pub const FOREARM_R: u8 = 6;
+    /// Left thigh.
+    pub const THIGH_L: u8 = 7;
+    /// Left shin.
+    pub const SHIN_L: u8 = 8;
+    /// Left foot.
+    pub const FOOT_L: u8 = 9;
+    /// Right thigh.
+    pub const THIGH_R: u8 = 10;
+    /// Right shin.
+    pub const SHIN_R: u8 = 11;
+    /// Right foot.
+    pub const FOOT_R: u8 = 12;
+}
+use part::*;
+
+/// Number of bodies.
+pub const BODIES: usize = 13;
+/// Number of joints.
+pub const JOINTS: usize = 12;
+/// Row capacity: 12 joints give at most 84 rows and 13 boxes lying flat
+/// 156 contact rows.
+pub const ROWS: usize = 240;
+
+/// One body of the standing pose: half extents, mass (kg), centre (m,
+/// relative to the point on the ground between the feet).
+struct PartSpec {
+    half: Vec3,
+    mass: Fx1,
+    centre: Vec3,
+}
+
+/// An FX1 constant from a literal (what `fx!` expands to).
+const fn f(x: f64) -> Fx1 {
+    Fx1::__from_f64_const(x)
+}
+
+const fn v(x: f64, y: f64, z: f64) -> Vec3 {
+    Vec3::new(f(x), f(y), f(z))
+}
+
+const fn spec(half: Vec3, mass: f64, centre: Vec3) -> PartSpec {
+    PartSpec {
+        half,
+        mass: f(mass),
+        centre,
+    }
+}
+
+/// The standing pose, in body order (70.4 kg in all). Ankles at 0.07 m,
+/// knees 0.47, hips 0.89, waist 1.05, shoulders 1.42, neck 1.45.
+const PARTS: [PartSpec; BODIES] = [
+    spec(v(0.14, 0.08, 0.10), 10.0, v(0.0, 0.97, 0.0)),
+    spec(v(0.16, 0.20, 0.10), 20.0, v(0.0, 1.25, 0.0)),
+    spec(v(0.09, 0.11, 0.10), 5.0, v(0.0, 1.58, 0.0)),
+    spec(v(0.045, 0.15, 0.045), 2.5, v(0.215, 1.27, 0.0)),
+    spec(v(0.04, 0.14, 0.04), 2.0, v(0.215, 0.98, 0.0)),
+    spec(v(0.045, 0.15, 0.045), 2.5, v(-0.215, 1.27, 0.0)),
+    spec(v(0.04, 0.14, 0.04), 2.0, v(-0.215, 0.98, 0.0)),
+    spec(v(0.065, 0.21, 0.065), 8.0, v(0.09, 0.68, 0.0)),
+    spec(v(0.05, 0.20, 0.05), 4.0, v(0.09, 0.27, 0.0)),
+    spec(v(0.05, 0.035, 0.12), 1.2, v(0.09, 0.035, 0.04)),
+    spec(v(0.065, 0.21, 0.065), 8.0, v(-0.09, 0.68, 0.0)),
+    spec(v(0.05, 0.20, 0.05), 4.0, v(-0.09, 0.27, 0.0)),
+    spec(v(0.05, 0.035, 0.12), 1.2, v(-0.09, 0.035, 0.04)),
+];
+
+/// A joint's type and limit.
+#[derive(Clone, Copy)]
+enum Kind {
+    /// Ball-and-socket: twist axis (world, standing) and cone half-angle.
+    Ball(Vec3, Fx1),
+    /// Hinge: axis (world, standing) and angle limits.
+    Hinge(Vec3, Fx1, Fx1),
+}
+
+/// One joint: parent, child, anchor (standing, relative to the ground
+/// point), kind and motor strength (N m per axis).
+struct JointSpec {
+    a: u8,
+    b: u8,
+    anchor: Vec3,
+    kind: Kind,
+    strength: Fx1,
+}
+
+const fn joint(a: u8, b: u8, anchor: Vec3, kind: Kind, strength: f64) -> JointSpec {
+    JointSpec {
+        a,
+        b,
+        anchor,
+        kind,
+        strength: f(strength),
+    }
+}
+
+const DOWN: Vec3 = v(0.0, -1.0, 0.0);
+/// Elbows flex forward about -x, knees backward about +x.
+const ELBOW_AXIS: Vec3 = v(-1.0, 0.0, 0.0);
+const KNEE_AXIS: Vec3 = Vec3::X;
+
+/// Joint indices, in the order of [`JOINT_SPECS`].
+pub mod joint_index {
+    /// Pelvis to chest.
+    pub const WAIST: usize = 0;
+    /// Chest to head.
+    pub const NECK: usize = 1;
+    /// Chest to left upper arm.
+    pub const SHOULDER_L: usize = 2;
+    /// Left elbow.
+    pub const ELBOW_L: usize = 3;
+    /// Chest to right upper arm.
+    pub const SHOULDER_R: usize = 4;
+    /// Right elbow.
+    pub const ELBOW_R: usize = 5;
+    /// Pelvis to left thigh.
+    pub const HIP_L: usize = 6;
+    /// Left knee.
+    pub const KNEE_L: usize = 7;
+    /// Left ankle.
+    pub const ANKLE_L: usize = 8;
+    /// Pelvis to right thigh.
+    pub const HIP_R: usize = 9;
+    /// Right knee.
+    pub const KNEE_R: usize = 10;
+    /// Right ankle.
+    pub const ANKLE_R: usize = 11;
+}
+use joint_index::*;
+
+/// The joints, parents before children (motor strengths after seed 000's
+/// advice: strong hips, knees and waist carry the body).
+const JOINT_SPECS: [JointSpec; JOINTS] = [
+    joint(
+        PELVIS,
+        CHEST,
+        v(0.0, 1.05, 0.0),
+        Kind::Ball(Vec3::Y, fx!(0.6)),
+        400.0,
+    ),
+    joint(
+        CHEST,
+        HEAD,
+        v(0.0, 1.46, 0.0),
+        Kind::Ball(Vec3::Y, fx!(0.7)),
+        60.0,
+    ),
+    joint(
+        CHEST,
+        UPPER_ARM_L,
+        v(0.215, 1.42, 0.0),
+        Kind::Ball(DOWN, fx!(2.0)),
+        80.0,
+    ),
+    joint(
+        UPPER_ARM_L,
+        FOREARM_L,
+        v(0.215, 1.12, 0.0),
+        Kind::Hinge(ELBOW_AXIS, fx!(-0.05), fx!(2.4)),
+        50.0,
+    ),
+    joint(
+        CHEST,
+        UPPER_ARM_R,
+        v(-0.215, 1.42, 0.0),
+        Kind::Ball(DOWN, fx!(2.0)),
+        80.0,
+    ),
+    joint(
+        UPPER_ARM_R,
+        FOREARM_R,
+        v(-0.215, 1.12, 0.0),
+        Kind::Hinge(ELBOW_AXIS, fx!(-0.05), fx!(2.4)),
+        50.0,
+    ),
+    joint(
+        PELVIS,
+        THIGH_L,
+        v(0.09, 0.89, 0.0),
+        Kind::Ball(DOWN, fx!(1.4)),
+        400.0,
+    ),
+    joint(
+        THIGH_L,
+        SHIN_L,
+        v(0.09, 0.47, 0.0),
+        Kind::Hinge(KNEE_AXIS, fx!(-0.05), fx!(2.4)),
+        300.0,
+    ),
+    joint(
+        SHIN_L,
+        FOOT_L,
+        v(0.09, 0.07, 0.0),
+        Kind::Hinge(KNEE_AXIS, fx!(-0.7), fx!(0.7)),
+        200.0,
+    ),
+    joint(
+        PELVIS,
+        THIGH_R,
+        v(-0.09, 0.89, 0.0),
+        Kind::Ball(DOWN, fx!(1.4)),
+        400.0,
+    ),
+    joint(
+        THIGH_R,
+        SHIN_R,
+        v(-0.09, 0.47, 0.0),
+        Kind::Hinge(KNEE_AXIS, fx!(-0.05), fx!(2.4)),
+        300.0,
+    ),
+    joint(
+        SHIN_R,
+        FOOT_R,
+        v(-0.09, 0.07, 0.0),
+        Kind::Hinge(KNEE_AXIS, fx!(-0.7), fx!(0.7)),
+        200.0,
+    ),
+];
+
+/// The bit mask of the hinge joints (their targets are angles).
+pub const HINGES: u32 =
+    1 << ELBOW_L | 1 << ELBOW_R | 1 << KNEE_L | 1 << ANKLE_L | 1 << KNEE_R | 1 << ANKLE_R;
+
+/// The built-in idle pose: the arms swing gently, out of phase, and the
+/// head turns, over 2 s; everything else holds the standing pose.
+pub const IDLE: CyclicPose<3> = CyclicPose {
+    swings: [
+        (SHOULDER_L, Vec3::X, fx!(0.3), Fx1::ZERO),
+        (SHOULDER_R, Vec3::X, fx!(0.3), fx!(core::f64::consts::PI)),
+        (NECK, Vec3::Y, fx!(0.3), Fx1::ZERO),
+    ],
+    period: 120,
+    hinges: HINGES,
+};
+
+/// Balance feedback: ankle angle per metre of centre-of-mass offset
+/// ahead of the feet, per m/s of its speed, and the largest correction.
+const BALANCE_KP: Fx1 = fx!(3.0);
+const BALANCE_KD: Fx1 = fx!(0.6);
+const BALANCE_MAX: Fx1 = fx!(0.5);
+
+/// The character in its world (a ground plane).
+#[derive(Clone, Debug)]
+pub struct PoweredRagdoll {
+    /// Bodies, joints and rows.
+    pub world: World<BODIES, JOINTS, ROWS>,
+    /// Frames since the reset (the pose source's clock).
+    pub frame: u32,
+    /// Strength, as a fraction of every motor's full torque.
+    pub strength: Fx1,
+}
+
+impl PoweredRagdoll {
+    /// No bodies yet: the `const` a static starts from. Call
+    /// [`PoweredRagdoll::reset`] before stepping it.
+    pub const PLACEHOLDER: PoweredRagdoll = PoweredRagdoll {
+        world: World::empty(Settings::DEFAULT),
+        frame: 0,
+        strength: Fx1::ONE,
+    };
+
+    /// Standing with its feet at `ground` (the point between them), at
+    /// full strength.
+    pub fn new(ground: Vec3) -> PoweredRagdoll {
+        let mut r = PoweredRagdoll::PLACEHOLDER;
+        r.reset(ground);
+        r
+    }
+
+    /// Rebuilds it in place, as [`PoweredRagdoll::new`] (no large
+    /// temporaries: safe on the DS stack).
+    pub fn reset(&mut self, ground: Vec3) {
+        let world = &mut self.world;
+        world.reset(Settings::DEFAULT);
+        for p in &PARTS {
+            let mut b = Body::new_box(p.half, p.mass, ground + p.centre, Quat::IDENTITY);
+            b.group = 1;
+            b.friction = fx!(0.9);
+            world.add_body(b);
+        }
+        for s in &JOINT_SPECS {
+            let b = world.bodies();
+            let at = ground + s.anchor;
+            let mut j = match s.kind {
+                Kind::Ball(twist, cone) => Joint::ball(b, s.a, s.b, at, twist, Some(cone)),
+                Kind::Hinge(axis, lo, hi) => Joint::hinge(b, s.a, s.b, at, axis, Some((lo, hi))),
+            };
+            j.motor = Motor::with_strength(s.strength);
+            world.add_joint(j);
+        }
+        self.frame = 0;
+        self.strength = Fx1::ONE;
+    }
+
+    /// The bodies (boxes: `pos`, `mat`, `half`), in [`part`] order.
+    pub fn bodies(&self) -> &[Body] {
+        self.world.bodies()
+    }
+
+    /// The pelvis (root).
+    pub fn pelvis(&self) -> &Body {
+        &self.world.bodies()[PELVIS as usize]
+    }
+
+    /// The head.
+    pub fn head(&self) -> &Body {
+        &self.world.bodies()[HEAD as usize]
+    }
+
+    /// Sets every motor's torque limit to `fraction` (0..1) of its full
+    /// strength; 0 switches the motors off (a plain ragdoll).
+    pub fn set_strength(&mut self, fraction: Fx1) {
+        let fraction = fraction.clamp(Fx1::ZERO, Fx1::ONE);
+        self.strength = fraction;
+        for (j, s) in self.world.joints_mut().iter_mut().zip(&JOINT_SPECS) {
+            j.motor.tau_max = s.strength.mul_lower(fraction);
+            j.motor.enabled = fraction > Fx1::ZERO;
+        }
+    }
+
+    /// Applies a linear impulse (N s, world) at world point `at` of body
+    /// `body` (a shot, a kick, the stylus).
+    pub fn apply_impulse(&mut self, body: u8, at: Vec3, impulse: Vec3) {
+        if let Some(b) = self.world.bodies_mut().get_mut(body as usize) {
+            let r = at - b.position();
+            b.apply_impulse(r, crate::rigid::raise(impulse));
+        }
+    }
+
+    /// Sets the motor targets from `pose` at the current frame, then adds
+    /// the balance feedback to the ankles.
+    #[inline(never)]
+    pub fn control(&mut self, pose: &impl PoseSource) {
+        let frame = self.frame;
+        for (k, j) in self.world.joints_mut().iter_mut().enumerate() {
+            match pose.target(k, frame) {
+                JointTarget::Rotation(q) => {
+                    j.motor.target = q;
+                    // A hinge given a rotation holds its neutral angle.
+                    j.motor.angle = Fx1::ZERO;
+                }
+                JointTarget::Angle(a) => j.motor.angle = a,
+            }
+        }
+        let lean = self.balance_lean();
+        let joints = self.world.joints_mut();
+        for k in [ANKLE_L, ANKLE_R] {
+            joints[k].motor.angle += lean;
+        }
+    }
+
+    /// The ankle strategy: the pose alone holds the body stiff, and a stiff
+    /// body on two feet tips over at the first sway. The ankles turn the
+    /// feet (toes down: positive) by a PD term on how far the centre of
+    /// mass is ahead of the middle of the feet, which pushes it back over
+    /// them, and the reverse. Forward/backward only (the stance is wide).
+    fn balance_lean(&self) -> Fx1 {
+        let b = self.world.bodies();
+        let feet = (b[FOOT_L as usize].pos + b[FOOT_R as usize].pos).lower();
+        let (mut z, mut vz, mut mass) = (Fx2::ZERO, Fx2::ZERO, Fx1::ZERO);
+        for body in b {
+            z += body.pos.z.lower() * body.mass;
+            vz += body.vel.z.lower() * body.mass;
+            mass += body.mass;
+        }
+        if mass == Fx1::ZERO {
+            return Fx1::ZERO;
+        }
+        let over: Fx1 = z / mass - feet.z.div_int(2);
+        let speed: Fx1 = vz / mass;
+        let lean = over.mul_lower(BALANCE_KP) + speed.mul_lower(BALANCE_KD);
+        lean.clamp(-BALANCE_MAX, BALANCE_MAX)
+    }
+
+    /// One frame following `pose`: control, then physics.
+    pub fn step_with(&mut self, pose: &impl PoseSource) {
+        self.step_marked(pose, &mut |_| {});
+    }
+
+    /// [`PoweredRagdoll::step_with`], calling `mark` as each phase ends
+    /// (for the bench's timers).
+    #[inline(always)]
+    pub fn step_marked(&mut self, pose: &impl PoseSource, mark: &mut impl FnMut(Phase)) {
+        self.control(pose);
+        mark(Phase::Control);
+        self.world.step_marked(mark);
+        self.frame += 1;
+    }
+
+    /// One frame of the built-in [`IDLE`] pose.
+    pub fn step(&mut self) {
+        self.step_with(&IDLE);
+    }
+
+    /// The mean joint error against the motor targets, in radians: the
+    /// rotation angle left for a ball, the angle difference for a hinge.
+    pub fn pose_error(&self) -> Fx1 {
+        let bodies = self.world.bodies();
+        let joints = self.world.joints();
+        let mut sum = Fx1::ZERO;
+        for (k, j) in joints.iter().enumerate() {
+            sum += if HINGES & (1 << k) != 0 {
+                hinge_error(j, bodies).abs()
+            } else {
+                ball_error(j, bodies).length()
+            };
+        }
+        sum.div_int(joints.len().max(1) as i32)
+    }
+}
+
+/// The determinism scenario: standing for `frames` frames, pushed in the
+/// back at frame 20 (30 N s at the chest); returns the state hash. In
+/// place, in `r` (the DS runs it in a static).
+pub fn push_and_recover_in(r: &mut PoweredRagdoll, frames: u32) -> u32 {
+    r.reset(Vec3::ZERO);
+    for f in 0..frames {
+        if f == PUSH_FRAME {
+            push(r);
+        }
+        r.step();
+    }
+    r.world.state_hash()
+}
+
+/// The frame at which the scenario pushes.
+pub const PUSH_FRAME: u32 = 20;
+
+/// The scenario's push: 30 N s forwards at the chest's centre.
+pub fn push(r: &mut PoweredRagdoll) {
+    let at = r.world.bodies()[CHEST as usize].position();
+    r.apply_impulse(CHEST, at, v(0.0, 0.0, 30.0));
+}
