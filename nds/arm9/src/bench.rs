@@ -7,6 +7,7 @@ mod anim;
 mod crowd;
 mod float;
 mod kernels;
+mod motor;
 
 use crate::console::draw_text;
 use crate::hw::once::TakeOnce;
@@ -83,6 +84,7 @@ fn all_figures(mb: &mut Mailbox, ragdoll: &mut RagdollWorkload) {
     crowd::figures(mb);
     float::figures(mb);
     anim::figures(mb);
+    motor::figures(mb);
     memory_layout(mb);
     divider(mb);
     fx_ops(mb);
