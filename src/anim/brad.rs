@@ -28,12 +28,17 @@
 //! the joints of an animated pose the ragdoll can show, the matrices are
 //! the animation's within 6 steps per entry (0.08°).
 //!
-//! # Range
-//! Pair vectors are clamped to +-256 m per component (a ragdoll's
-//! particles are within 2 m of each other), which keeps every squared
-//! length in an `i64`.
+//! # Range and cost
+//! Pair vectors are clamped to ±8 m per component (a ragdoll's particles
+//! are within 2 m of each other), which keeps every cross product exact
+//! in an `i32`: the whole build is `i32` arithmetic, and the two unit
+//! vectors per brad come from [`super::rsqrt`] (a table and a Newton
+//! step) rather than the divider and square-root units, whose register
+//! traffic cost more than the rest of the brad in DeSmuME.
 
 use crate::fx::{Fx1, Mat3, Mat4x3, Vec3};
+
+use super::rsqrt::unit_fx1;
 
 /// Which local axis a brad axis is, with its sign.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -74,16 +79,6 @@ impl Axis {
     #[inline]
     pub const fn is_negative(self) -> bool {
         self as usize % 2 == 1
-    }
-
-    /// `v` for a positive axis, `-v` for a negative one.
-    #[inline]
-    fn apply(self, v: Vec3) -> Vec3 {
-        if self.is_negative() {
-            -v
-        } else {
-            v
-        }
     }
 }
 
@@ -137,66 +132,113 @@ pub const DEGENERATE_SIN: Fx1 = Fx1::from_raw(4096 >> DEGENERATE_SHIFT);
 /// Measured bound on `| |col| - 1 |` and `|col_i . col_j|`, in FX1 steps.
 pub const ORTHONORMAL_TOL: i64 = 3;
 
-/// Clamps each component to +-256 m.
-#[inline]
-fn clamp_range(v: Vec3) -> Vec3 {
-    const R: i32 = 256 << 12;
-    v.map(|c| Fx1::from_raw(c.raw().clamp(-R, R)))
+/// Pair vectors are clamped to this per component (8 m, raw FX1).
+const RANGE: i32 = 8 << 12;
+
+/// `b - a` clamped to ±8 m per component, raw.
+#[inline(always)]
+fn pair(x: &[Vec3], p: [u8; 2]) -> [i32; 3] {
+    let (a, b) = (x[p[0] as usize].raw(), x[p[1] as usize].raw());
+    [0, 1, 2].map(|i| b[i].saturating_sub(a[i]).clamp(-RANGE, RANGE))
+}
+
+/// `u x v` in raw integers (`u` unit, `v` within ±8 m: each component is
+/// below `2^29`, exact in an `i32`).
+#[inline(always)]
+fn cross(u: [i32; 3], v: [i32; 3]) -> [i32; 3] {
+    [
+        u[1] * v[2] - u[2] * v[1],
+        u[2] * v[0] - u[0] * v[2],
+        u[0] * v[1] - u[1] * v[0],
+    ]
+}
+
+/// FX2 to FX1, to nearest with ties away from zero (`Fx2::lower`).
+#[inline(always)]
+fn lower(v: [i32; 3]) -> [i32; 3] {
+    v.map(|c| (c + (1 << 11) + (c >> 31)) >> 12)
+}
+
+/// `|v|^2` in an `i64`.
+#[inline(always)]
+fn len2(v: [i32; 3]) -> i64 {
+    v.iter().map(|&c| c as i64 * c as i64).sum()
+}
+
+/// `axis` applied to raw components (negated for a negative axis).
+#[inline(always)]
+fn signed(axis: Axis, v: [i32; 3]) -> [i32; 3] {
+    if axis.is_negative() {
+        v.map(|c| -c)
+    } else {
+        v
+    }
 }
 
 /// The unit C = A x goal if the goal is clear of A, else `None`.
-#[inline]
-fn clear_normal(a_hat: Vec3, goal: Vec3) -> Option<Vec3> {
-    let c = a_hat.cross(goal);
+#[inline(always)]
+fn clear_normal(a_hat: [i32; 3], goal: [i32; 3]) -> Option<[i32; 3]> {
+    let c = cross(a_hat, goal);
     // |c|^2 vs |goal|^2 sin^2: |c1|^2 * 2^(2 shift) < |goal|^2, in FX2.
-    let c1 = c.lower();
-    let lhs = c1.length_squared().raw() << (2 * DEGENERATE_SHIFT);
-    if lhs < goal.length_squared().raw() || c1 == Vec3::ZERO {
+    let c1 = lower(c);
+    if c1[0] | c1[1] | c1[2] == 0 || len2(c1) << (2 * DEGENERATE_SHIFT) < len2(goal) {
         return None;
     }
-    c.try_normalise()
+    unit_fx1(c)
 }
 
 /// The world axis with the smallest `|component|` of `v`.
 #[inline]
-fn least_aligned_axis(v: Vec3) -> Vec3 {
-    let [x, y, z] = v.raw().map(i32::unsigned_abs);
+fn least_aligned_axis(v: [i32; 3]) -> [i32; 3] {
+    let [x, y, z] = v.map(i32::unsigned_abs);
     if x <= y && x <= z {
-        Vec3::X
+        [4096, 0, 0]
     } else if y <= z {
-        Vec3::Y
+        [0, 4096, 0]
     } else {
-        Vec3::Z
+        [0, 0, 4096]
     }
 }
 
 /// The rotation of one brad from particle positions `x`; `last` is the
 /// previous rotation (for the degenerate cases, see the module docs).
 pub fn brad_rotation(def: &BradDef, x: &[Vec3], last: &Mat3) -> Mat3 {
-    let a = clamp_range(x[def.a[1] as usize] - x[def.a[0] as usize]);
-    let goal = clamp_range(x[def.b[1] as usize] - x[def.b[0] as usize]);
-    let last_a = def.axis_a.apply(last.cols[def.axis_a.index()]);
-    let a_hat = a.try_normalise().unwrap_or(last_a);
+    let a = pair(x, def.a);
+    let goal = pair(x, def.b);
+    let (ia, ib) = (def.axis_a.index(), def.axis_b.index());
+    let a_hat = match unit_fx1(a) {
+        Some(u) => u,
+        None => signed(def.axis_a, last.cols[ia].raw()),
+    };
     let c = match clear_normal(a_hat, goal) {
         Some(c) => c,
         None => {
-            let last_b = def.axis_b.apply(last.cols[def.axis_b.index()]);
+            let last_b = signed(def.axis_b, last.cols[ib].raw());
             match clear_normal(a_hat, last_b) {
                 Some(c) => c,
-                None => a_hat.cross(least_aligned_axis(a_hat)).normalise(),
+                None => {
+                    let c = cross(a_hat, least_aligned_axis(a_hat));
+                    unit_fx1(c).unwrap_or([0; 3])
+                }
             }
         }
     };
     // Both unit and orthogonal: their cross product is unit to rounding.
-    let b_hat = c.cross(a_hat).lower();
-    let (ia, ib) = (def.axis_a.index(), def.axis_b.index());
-    let mut cols = [Vec3::ZERO; 3];
-    cols[ia] = def.axis_a.apply(a_hat);
-    cols[ib] = def.axis_b.apply(b_hat);
-    // The remaining axis k = (k+1) x (k+2): x = y x z, y = z x x, z = x x y.
+    let b_hat = lower(cross(c, a_hat));
+    let (col_a, col_b) = (signed(def.axis_a, a_hat), signed(def.axis_b, b_hat));
+    // The remaining axis k = (k+1) x (k+2): x = y x z, y = z x x, z = x x y;
+    // with A at k+1 and B at k+2 it is A x B, else B x A.
     let k = 3 - ia - ib;
-    cols[k] = cols[(k + 1) % 3].cross(cols[(k + 2) % 3]).lower();
-    Mat3 { cols }
+    let col_k = if ia == (k + 1) % 3 {
+        lower(cross(col_a, col_b))
+    } else {
+        lower(cross(col_b, col_a))
+    };
+    let mut cols = [col_k; 3];
+    cols[ia] = col_a;
+    cols[ib] = col_b;
+    let col = |c: [i32; 3]| Vec3::from_raw(c[0], c[1], c[2]);
+    Mat3::from_cols(col(cols[0]), col(cols[1]), col(cols[2]))
 }
 
 /// Builds every brad's matrix from the particle positions `x` (m).

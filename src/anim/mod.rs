@@ -20,21 +20,27 @@
 //! animated velocity, and back with a fade. [`workload`] holds the fixed
 //! runs shared by the ROM's determinism test and the bench.
 //!
-//! # Cost (`make bench`, one 25-joint character, 15 brads)
+//! # Cost (one 25-joint character, 15 brads; the bench ROM of `make
+//! bench`, `nds/arm9/src/bench/anim.rs`)
 //!
-//! | figure | DeSmuME | melonDS |
-//! |---|---:|---:|
-//! | `ragdoll_step_us.brads` (15 brads) | 462.8 us | 436.5 us |
-//! | `anim_us` (brads + expand + palette) | 1114.5 us | 907.4 us |
-//! | `anim.sample_us` (walk clip, 9 tracks) | 163.8 us | 159.5 us |
-//! | `anim.expand_palette_us` (no brads) | 880.1 us | 750.1 us |
+//! | figure | DeSmuME | melonDS | before the kernels (DeSmuME) |
+//! |---|---:|---:|---:|
+//! | `ragdoll_step_us.brads` (15 brads) | 151.1 us | 127.9 us | 462.6 us |
+//! | `anim.inject_expand_us` (10 joints left to expand) | 124.7 us | 100.4 us | 243.2 us |
+//! | `anim.palette_us` (25 products) | 176.7 us | 125.9 us | 311.4 us |
+//! | **`anim_us`** (brads + expand + palette) | **451.8 us** | **353.5 us** | 1113.2 us |
+//! | `anim.expand_us` (25 joints, no brads) | 267.1 us | 207.1 us | 569.5 us |
+//! | `anim.sample_us` (walk clip, 9 tracks) | 165.8 us | 159.8 us | 169.5 us |
+//! | `anim.blend_us` (25 nlerps) | 375.6 us | 351.8 us | 375.0 us |
+//! | `anim.unit15_divider_us` (15 unit vectors, DS units) | 122.2 us | 116.2 us | |
+//! | `anim.unit15_rsqrt_us` (the same, [`rsqrt`]) | 44.4 us | 36.6 us | |
 //!
-//! Far above the 60 us goal: each joint costs a quaternion-to-matrix and
-//! two `Mat4x3` products, about 1,100 ARM instructions with the FX rules'
-//! rounding (ties away from zero, saturation) on every entry, and each
-//! brad two normalisations on the divider and square-root units. These
-//! loops still run from main RAM: `linker.ld`'s ITCM rule names only
-//! `dsphys::verlet`.
+//! Expand and palette run on [`affine`]'s raw-integer kernels (same bits
+//! as the FX types); the brads on `i32` arithmetic and [`rsqrt`]'s unit
+//! vectors (no divider). Still about 7.5x the 60 us goal in DeSmuME: a
+//! joint's 4x3 product is 36 multiplies and 12 roundings, about 200 ARM
+//! instructions, and the palette alone is 25 of them. Sample and blend
+//! still normalise every quaternion on the divider.
 //!
 //! Data: [`humanoid`] (skeleton and idle/walk/run clips, emitted by
 //! `assetc` from `assets/characters/`) and [`humanoid_brads`] (from
@@ -49,6 +55,7 @@ pub mod expand;
 pub mod handover;
 pub mod humanoid;
 pub mod humanoid_brads;
+pub mod rsqrt;
 pub mod sample;
 pub mod velocity;
 pub mod workload;

@@ -1,8 +1,7 @@
 //! Fixed animation workloads that the host and the DS both run: the ROM's
-//! determinism test compares [`brads_expand_hash`] with the host's bit for
-//! bit ([`expand_hash`], [`brads_hash`]), and the bench times
-//! the frame of a character posed by
-//! [`tumbled_positions`]. Each keeps its stack small: the DS runs them on a
+//! determinism tests compare [`expand_hash`] and [`brads_hash`] with the
+//! host's bit for bit, and the bench times the frame of a character posed
+//! by [`tumbled_positions`]. Each keeps its stack small: the DS runs them on a
 //! 16 KB stack.
 
 use crate::fx::{Fx1, Mat4x3, Vec3};

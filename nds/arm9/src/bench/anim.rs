@@ -6,6 +6,7 @@
 use super::{median_cycles, record, us_x10};
 use crate::hw::once::TakeOnce;
 use dsphys::anim::humanoid::{HUMANOID_RUN, HUMANOID_WALK};
+use dsphys::anim::rsqrt::unit_fx1;
 use dsphys::anim::workload::{character, tumbled_positions};
 use dsphys::anim::{blend_poses, expand, sample_clip, skinning_palette, JointPose};
 use dsphys::fx::{Fx1, Vec3};
@@ -38,6 +39,22 @@ fn time_stages(mb: &mut Mailbox, x: &[Vec3; 16]) {
     let n = c.joints();
     let brads = median_cycles(RUNS, || c.brads.build(core::hint::black_box(x)));
     record(mb, "ragdoll_step_us.brads", us_x10(brads), 1);
+    // 15 unit vectors (one per brad's A pair) on the DS's divider and
+    // square-root units, and by the table and Newton step the brads use.
+    let units = median_cycles(RUNS, || {
+        for b in c.brads.brads() {
+            let v = x[b.def.a[1] as usize] - x[b.def.a[0] as usize];
+            core::hint::black_box(core::hint::black_box(v).try_normalise());
+        }
+    });
+    record(mb, "anim.unit15_divider_us", us_x10(units), 1);
+    let table = median_cycles(RUNS, || {
+        for b in c.brads.brads() {
+            let v = x[b.def.a[1] as usize] - x[b.def.a[0] as usize];
+            core::hint::black_box(unit_fx1(core::hint::black_box(v).raw()));
+        }
+    });
+    record(mb, "anim.unit15_rsqrt_us", us_x10(table), 1);
     let full = median_cycles(RUNS, || c.pose_from_ragdoll(core::hint::black_box(x)));
     record(mb, "anim_us", us_x10(full), 1);
     // The stages of `pose_from_ragdoll` after the brads, one at a time.
