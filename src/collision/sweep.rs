@@ -328,8 +328,16 @@ fn sweep_features(tri: &Triangle, p0: Vec3, v: Vec3, r: Fx1, s0: Fx3, sv: Fx3) -
     let r2 = r.raise(); // FX2
     let r4 = r2 * r2; // FX4: r^2
     let bound2 = Fx2::from_raw((bound as i64) << 12); // FX2
+    let p = p0.raw();
     for i in 0..3 {
         let a = tri.v[i];
+        // Farther than `bound` from the edge's bounding box along an axis
+        // is farther from the segment: no contact, no overlap. Comparisons
+        // only, before the products (most edges of a candidate end here).
+        let (ar, br) = (a.raw(), tri.v[(i + 1) % 3].raw());
+        if (0..3).any(|k| p[k] < ar[k].min(br[k]) - bound || p[k] > ar[k].max(br[k]) + bound) {
+            continue;
+        }
         let w = p0 - a; // FX1: start relative to the edge's first vertex
         let u = tri.u[i].fx2(); // FX2: unit edge direction
                                 // FX2 (FX3 lowered one power, 2^-24 units): u x w, the start's
