@@ -4,6 +4,7 @@
 //! ARM9), the same drop, timed in the same run.
 
 use super::{record, us_x10};
+use crate::hw::once::TakeOnce;
 use crate::hw::timer;
 use dsphys::floatref::{FloatRagdoll, FloatRoom, FloatSettings};
 use dsphys::scenario::{tumbling_ragdoll, ROOM};
@@ -45,13 +46,30 @@ fn float_cycles(f: &mut FloatRagdoll) -> u64 {
     total
 }
 
+/// The fixed ragdoll and its twin (2 KiB each): in statics, off the
+/// 10 KiB DTCM stack (with both on it, the bench overflowed and hung).
+static FIXED: TakeOnce<Option<Ragdoll>> = TakeOnce::new(None);
+static TWIN: TakeOnce<Option<FloatRagdoll>> = TakeOnce::new(None);
+
+#[inline(never)]
+fn fixed_ragdoll() -> &'static mut Ragdoll {
+    let slot = FIXED.take().expect("fixed ragdoll taken once");
+    slot.insert(tumbling_ragdoll(dsphys::fx::Vec3::ZERO))
+}
+
+#[inline(never)]
+fn twin_of(r: &Ragdoll) -> &'static mut FloatRagdoll {
+    let slot = TWIN.take().expect("float twin taken once");
+    slot.insert(FloatRagdoll::from_ragdoll(r))
+}
+
 /// `float_vs_fixed.fixed_us` and `.softfloat_us`: us per frame.
 #[inline(never)]
 pub fn figures(mb: &mut Mailbox) {
-    let mut r: Ragdoll = tumbling_ragdoll(dsphys::fx::Vec3::ZERO);
-    let mut f = FloatRagdoll::from_ragdoll(&r);
-    let fixed = fixed_cycles(&mut r) / FRAMES as u64;
-    let soft = float_cycles(&mut f) / FRAMES as u64;
+    let r = fixed_ragdoll();
+    let f = twin_of(r);
+    let fixed = fixed_cycles(r) / FRAMES as u64;
+    let soft = float_cycles(f) / FRAMES as u64;
     record(mb, "float_vs_fixed.fixed_us", us_x10(fixed as u32), 1);
     record(mb, "float_vs_fixed.softfloat_us", us_x10(soft as u32), 1);
 }
