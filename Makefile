@@ -130,7 +130,7 @@ runner-test: venv melonds
 	$(PY) -m unittest discover -q -s nds/runner/tests -t nds/runner
 
 emu-test: roms venv melonds
-	$(RUNNER) --rom $(ROM_DIR)/ragdoll-test.nds --emulator $(EMULATORS) --frames 1200
+	$(RUNNER) --rom $(ROM_DIR)/ragdoll-test.nds --emulator $(EMULATORS) --frames 2400
 	$(RUNNER) --rom $(ROM_DIR)/ragdoll-panic.nds --emulator $(EMULATORS) --expect-panic --frames 120 \
 	  --screenshots $(TARGET)/screenshots/panic
 	$(RUNNER) --rom $(ROM_DIR)/ragdoll.nds --emulator $(EMULATORS) --mode profile --frames 120

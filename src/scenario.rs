@@ -68,6 +68,50 @@ pub fn step_in_world(r: &mut Ragdoll, world: &CollisionWorld, contacts: &mut Wor
     r.step_in_world(&Settings::DEFAULT, world, contacts, WORLD_FRICTION);
 }
 
+/// Ragdolls in [`crowd_drop`].
+pub const CROWD_DROP_RAGDOLLS: usize = 4;
+
+/// Four default humanoids standing in a row 0.6 m apart over the middle
+/// of the arena, lifted 0.5 m and thrown at each other (the outer two
+/// faster), so that they collide and fall into a pile: the crowd test of
+/// ragdoll-vs-ragdoll contacts.
+pub fn crowd_drop(crowd: &mut [Option<Ragdoll>; CROWD_DROP_RAGDOLLS]) {
+    for (i, slot) in crowd.iter_mut().enumerate() {
+        let k = 2 * i as i32 - 3; // -3, -1, 1, 3
+        let offset = Vec3::new(fx!(0.3) * k, fx!(0.5), fx!(0.1) * k);
+        let r = slot.insert(Ragdoll::new(&HUMANOID, offset));
+        r.set_velocity_all(Vec3::new(fx!(-0.6) * k, fx!(0.5), Fx1::ZERO));
+        r.apply_impulse(0, Vec3::new(Fx1::ZERO, Fx1::ZERO, fx!(1.0) * k));
+    }
+}
+
+/// The state hash of [`crowd_drop`] after `frames` frames in `world`,
+/// with ragdoll-vs-ragdoll contacts. The crowd and the broad phase's
+/// scratch are the caller's (about 10 KiB: on the DS, statics).
+pub fn crowd_drop_hash(
+    world: &CollisionWorld,
+    crowd: &mut [Option<Ragdoll>; CROWD_DROP_RAGDOLLS],
+    contacts: &mut WorldContacts,
+    frames: u32,
+) -> u32 {
+    crowd_drop(crowd);
+    for _ in 0..frames {
+        crate::verlet::step_crowd_in_world(
+            crowd,
+            &Settings::DEFAULT,
+            world,
+            contacts,
+            WORLD_FRICTION,
+            &mut crate::verlet::Untimed,
+        );
+    }
+    let mut h = crate::verlet::Fnv1a::new();
+    for r in crowd.iter().flatten() {
+        h.write(&r.state_hash().to_le_bytes());
+    }
+    h.finish()
+}
+
 /// The state hash of the ragdoll `start` makes after `frames` frames in
 /// `world`.
 pub fn world_drop_hash(world: &CollisionWorld, start: fn() -> Ragdoll, frames: u32) -> u32 {

@@ -6,6 +6,9 @@ use std::fmt::Write;
 /// Frames of the ragdoll determinism test (scenario::ragdoll_drop_hash).
 const RAGDOLL_DROP_FRAMES: u32 = 600;
 
+/// Frames of the crowd determinism test (scenario::crowd_drop_hash).
+const CROWD_DROP_FRAMES: u32 = 300;
+
 /// Seeds and operation counts of the FX determinism test (selftest_hash).
 const FX_HASH_CASES: [(u32, u32); 3] = [(1, 4000), (0xDEAD_BEEF, 4000), (7, 1000)];
 
@@ -97,14 +100,15 @@ fn rigid(out_dir: &std::path::Path) {
 /// and the host's hash of the ragdoll dropped down the stairs.
 fn worlds(root: &std::path::Path, out_dir: &std::path::Path, out: &mut String) {
     let mut rs = String::new();
-    let mut stairs = None;
+    let (mut stairs, mut arena) = (None, None);
     for (file, name) in [("stairs.obj", "STAIRS"), ("arena.obj", "ARENA")] {
         let path = root.join("assets/worlds").join(file);
         println!("cargo:rerun-if-changed={}", path.display());
         let world = assetc::kdtree_build::compile_obj(&path).unwrap_or_else(|e| panic!("{e}"));
         rs.push_str(&assetc::kdtree_build::emit_world_rs(name, &world));
-        if name == "STAIRS" {
-            stairs = Some(world);
+        match name {
+            "STAIRS" => stairs = Some(world),
+            _ => arena = Some(world),
         }
     }
     std::fs::write(out_dir.join("worlds.rs"), rs).expect("write worlds.rs");
@@ -117,5 +121,19 @@ fn worlds(root: &std::path::Path, out_dir: &std::path::Path, out: &mut String) {
     let _ = writeln!(
         out,
         "pub const STAIRS_DROP: (u32, u32) = ({RAGDOLL_DROP_FRAMES}, {hash:#010x});"
+    );
+    // Four ragdolls falling into a pile in the arena (ragdoll contacts).
+    let mut crowd = [const { None }; dsphys::scenario::CROWD_DROP_RAGDOLLS];
+    let mut contacts = dsphys::verlet::WorldContacts::new();
+    let arena = arena.expect("arena world");
+    let hash = dsphys::scenario::crowd_drop_hash(
+        &arena.world(),
+        &mut crowd,
+        &mut contacts,
+        CROWD_DROP_FRAMES,
+    );
+    let _ = writeln!(
+        out,
+        "pub const CROWD_DROP: (u32, u32) = ({CROWD_DROP_FRAMES}, {hash:#010x});"
     );
 }

@@ -55,6 +55,7 @@
 //! calls `Constraints::<40>::relax` to recount.
 
 pub mod constraints;
+pub mod crowd;
 pub mod def;
 pub mod humanoid;
 pub mod particles;
@@ -65,6 +66,7 @@ pub mod timing;
 pub mod world;
 
 pub use constraints::{Constraints, Link, RelaxStats, APPROX_MAX_LENGTH, DEFAULT_APPROX_WINDOW};
+pub use crowd::{separate_ragdolls, step_crowd_in_world, step_crowd_with, MAX_CROWD};
 pub use def::{ConstraintDef, ConstraintKind, ParticleDef, RagdollDef};
 pub use particles::Particles;
 pub use plane::BoxRoom;

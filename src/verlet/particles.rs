@@ -132,6 +132,14 @@ impl<const N: usize> Particles<N> {
         self.cur[i]
     }
 
+    /// Moves particle `i`'s current position and keeps its previous one:
+    /// in Verlet the move is also a velocity change, as a position-based
+    /// contact response wants.
+    #[inline]
+    pub(crate) fn push_to(&mut self, i: usize, position: Vec3) {
+        self.cur[i] = position;
+    }
+
     /// Inverse masses (1/kg, 0: pinned).
     #[inline]
     pub fn inv_masses(&self) -> &[Fx1] {

@@ -178,14 +178,24 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
 
     /// A substep's first half: integrate, then `iterations` passes.
     #[inline(always)]
-    fn integrate_and_relax<T: PhaseTimer>(&mut self, s: &Settings, p: &StepParams, t: &mut T) {
+    pub(super) fn integrate_and_relax<T: PhaseTimer>(
+        &mut self,
+        s: &Settings,
+        p: &StepParams,
+        t: &mut T,
+    ) {
         timed(t, StepPhase::Integrate, |_| self.particles.integrate(p));
         timed(t, StepPhase::Constraints, |_| self.relax(s.iterations));
     }
 
     /// A substep's second half: the passes after collision, the speed cap.
     #[inline(always)]
-    fn relax_after_collision<T: PhaseTimer>(&mut self, s: &Settings, p: &StepParams, t: &mut T) {
+    pub(super) fn relax_after_collision<T: PhaseTimer>(
+        &mut self,
+        s: &Settings,
+        p: &StepParams,
+        t: &mut T,
+    ) {
         timed(t, StepPhase::Constraints, |_| {
             self.relax(s.post_collision_iterations);
             self.particles.clamp_velocities(p);
@@ -195,7 +205,7 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
     /// Counts still frames in contact, and puts the ragdoll to sleep (at
     /// rest: every previous position set to the current one) after
     /// [`SLEEP_FRAMES`].
-    fn update_sleep(&mut self, touching: bool, p: &StepParams) {
+    pub(super) fn update_sleep(&mut self, touching: bool, p: &StepParams) {
         let limit = SLEEP_SPEED
             .div_int(STEPS_PER_SECOND * p.substeps as i32)
             .raw();

@@ -7,7 +7,8 @@
 //! [`Ragdoll::step_in_world_timed`]: super::Ragdoll::step_in_world_timed
 
 /// A phase of one frame; `Physics` encloses the others, and `Collision`
-/// encloses `BroadPhase` and `NarrowPhase` in a world.
+/// encloses `BroadPhase` and `NarrowPhase` in a world, and
+/// `RagdollContacts` in a crowd.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StepPhase {
     Physics,
@@ -17,6 +18,8 @@ pub enum StepPhase {
     Collision,
     BroadPhase,
     NarrowPhase,
+    /// Sphere contacts between the particles of different ragdolls.
+    RagdollContacts,
 }
 
 /// Told when each phase begins and ends (properly nested).

@@ -18,7 +18,7 @@ use crate::hw::once::TakeOnce;
 use crate::hw::timer::{self, cycles_to_us, FRAME_CYCLES};
 use crate::hw::video::{self, rgb, Screen, Surface};
 use crate::hw::{arm7_input, gx, keys};
-use crate::physics::{step_ragdoll, step_ragdoll_in_world, PhysicsPhases};
+use crate::physics::{step_crowd, step_crowd_in_room, PhysicsPhases};
 use crate::render::shade::Rgb;
 use crate::render::world::Shape;
 use crate::render::{self, bodies, ragdoll, skinned, world, DrawMode, PolyBudget};
@@ -147,16 +147,14 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
                 rigid::step(sim, p, &rigid_phases);
                 let settings = sim.settings;
                 let world = sim.world;
-                let count = sim.count;
-                for slot in sim.ragdolls[..count].iter_mut() {
-                    let Some(r) = slot else { continue };
-                    match world {
-                        Shape::Room(_) => step_ragdoll(r, &settings, p, &phases),
-                        Shape::Mesh(w) => {
-                            step_ragdoll_in_world(r, &settings, w, &mut sim.contacts, p, &phases)
-                        }
+                // Every scene's ragdolls as one crowd: they touch each other.
+                let crowd = &mut sim.ragdolls[..sim.count];
+                match world {
+                    Shape::Room(_) => step_crowd_in_room(crowd, &settings, p, &phases),
+                    Shape::Mesh(w) => {
+                        step_crowd(crowd, &settings, w, &mut sim.contacts, p, &phases)
                     }
-                }
+                };
                 anim::pose(sim, p, &anim_phases);
                 sim.frame += 1;
             }

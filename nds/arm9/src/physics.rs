@@ -7,7 +7,9 @@ use crate::clock::Profiler;
 use dsphys::collision::CollisionWorld;
 use dsphys::scenario::ROOM;
 use dsphys::scenario::WORLD_FRICTION;
-use dsphys::verlet::{PhaseTimer, Ragdoll, Settings, StepPhase, WorldContacts};
+use dsphys::verlet::{
+    step_crowd_in_world, step_crowd_with, PhaseTimer, Ragdoll, Settings, StepPhase, WorldContacts,
+};
 use profiler::PhaseId;
 
 /// The profiler phases of the physics step; `physics` encloses the others.
@@ -18,6 +20,8 @@ pub struct PhysicsPhases {
     pub collision: PhaseId,
     pub broad: PhaseId,
     pub narrow: PhaseId,
+    /// Ragdoll-vs-ragdoll sphere contacts (crowds only).
+    pub ragdolls: PhaseId,
 }
 
 impl PhysicsPhases {
@@ -29,6 +33,7 @@ impl PhysicsPhases {
             collision: p.phase("collision"),
             broad: p.phase("broad phase"),
             narrow: p.phase("narrow phase"),
+            ragdolls: p.phase("ragdoll contacts"),
         }
     }
 }
@@ -48,6 +53,7 @@ impl Timed<'_> {
             StepPhase::Collision => self.ph.collision,
             StepPhase::BroadPhase => self.ph.broad,
             StepPhase::NarrowPhase => self.ph.narrow,
+            StepPhase::RagdollContacts => self.ph.ragdolls,
         }
     }
 }
@@ -65,16 +71,9 @@ impl PhaseTimer for Timed<'_> {
     }
 }
 
-/// One ragdoll frame in the box room ([`ROOM`]).
-pub fn step_ragdoll(r: &mut Ragdoll, settings: &Settings, prof: &mut Profiler, ph: &PhysicsPhases) {
-    r.step_with_timed(
-        settings,
-        |_, prev, cur, radius| ROOM.collide(prev, cur, radius),
-        &mut Timed { prof, ph },
-    );
-}
-
-/// One ragdoll frame in a k-d tree world (nothing while it sleeps).
+/// One ragdoll frame in a k-d tree world (nothing while it sleeps): the
+/// bench's one-ragdoll figure (the demo steps every scene as a crowd).
+#[cfg(feature = "bench-rom")]
 pub fn step_ragdoll_in_world(
     r: &mut Ragdoll,
     settings: &Settings,
@@ -90,4 +89,41 @@ pub fn step_ragdoll_in_world(
         WORLD_FRICTION,
         &mut Timed { prof, ph },
     );
+}
+
+/// One frame of a crowd of ragdolls in the box room ([`ROOM`]), with
+/// contacts between them; returns the particle pairs that touched.
+pub fn step_crowd_in_room(
+    crowd: &mut [Option<Ragdoll>],
+    settings: &Settings,
+    prof: &mut Profiler,
+    ph: &PhysicsPhases,
+) -> usize {
+    step_crowd_with(
+        crowd,
+        settings,
+        |_, prev, cur, radius| ROOM.collide(prev, cur, radius),
+        &mut Timed { prof, ph },
+    )
+}
+
+/// One frame of a crowd of ragdolls in a k-d tree world, with contacts
+/// between them (`dsphys::verlet::step_crowd_in_world`); returns the
+/// particle pairs that touched.
+pub fn step_crowd(
+    crowd: &mut [Option<Ragdoll>],
+    settings: &Settings,
+    world: &CollisionWorld,
+    contacts: &mut WorldContacts,
+    prof: &mut Profiler,
+    ph: &PhysicsPhases,
+) -> usize {
+    step_crowd_in_world(
+        crowd,
+        settings,
+        world,
+        contacts,
+        WORLD_FRICTION,
+        &mut Timed { prof, ph },
+    )
 }

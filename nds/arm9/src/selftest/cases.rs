@@ -28,6 +28,7 @@ pub const ALL: &[Test] = tests![
     fx_selftest_hash,
     ragdoll_drop_hash,
     stairs_drop_hash,
+    crowd_drop_hash,
     anim_expand_hash,
     anim_brads_hash,
     mine_crawl_hash,
@@ -92,6 +93,33 @@ fn stairs_drop_hash(_: &mut Mailbox) -> Outcome {
     );
     check!(got == want, "DS {:#010x} host {:#010x}", got, want);
     ok(text!(48; "{} frames, hashes equal ({:#010x})", frames, got))
+}
+
+/// The crowd and its broad-phase scratch (about 10 KiB): a static, not
+/// the DTCM stack.
+struct Crowd {
+    ragdolls: [Option<dsphys::verlet::Ragdoll>; dsphys::scenario::CROWD_DROP_RAGDOLLS],
+    contacts: dsphys::verlet::WorldContacts,
+}
+
+static CROWD: crate::hw::once::TakeOnce<Crowd> = crate::hw::once::TakeOnce::new(Crowd {
+    ragdolls: [const { None }; dsphys::scenario::CROWD_DROP_RAGDOLLS],
+    contacts: dsphys::verlet::WorldContacts::new(),
+});
+
+/// Four ragdolls falling into a pile (ragdoll-vs-ragdoll contacts).
+#[inline(never)]
+fn crowd_drop_hash(_: &mut Mailbox) -> Outcome {
+    let (frames, want) = host::CROWD_DROP;
+    let c = CROWD.take().expect("crowd taken once");
+    let got = dsphys::scenario::crowd_drop_hash(
+        &crate::worlds::ARENA,
+        &mut c.ragdolls,
+        &mut c.contacts,
+        frames,
+    );
+    check!(got == want, "DS {:#010x} host {:#010x}", got, want);
+    ok(text!(48; "{} frames of 4, hashes equal ({:#010x})", frames, got))
 }
 
 /// xorshift32: operands spread over the whole range, with the same

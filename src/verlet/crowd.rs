@@ -1,0 +1,221 @@
+//! Many ragdolls in one world, touching each other: sphere contacts
+//! between the particles of different ragdolls (issue 4).
+//!
+//! A frame of a crowd runs each phase for every ragdoll in turn:
+//! integrate and relax them all, push apart the particles of different
+//! ragdolls that overlap, then collide each with the world. The push comes
+//! **before** the world sweep, so a particle pushed towards a wall is swept
+//! there like any other motion and cannot be pushed through it.
+//!
+//! A sleeping ragdoll does not move this frame: it counts as immovable
+//! (inverse mass 0) in a contact, and the contact wakes it for the next.
+//! Pairs are found with each ragdoll's bounding box; everything runs in a
+//! fixed order (ragdoll index, then particle index), so a crowd is as
+//! deterministic as one ragdoll.
+
+use crate::collision::{separate_spheres, CollisionWorld};
+use crate::fx::{Fx1, Vec3};
+
+use super::timing::timed;
+use super::{PhaseTimer, Ragdoll, Settings, StepParams, StepPhase, WorldContacts};
+
+/// The most ragdolls [`step_crowd_in_world`] takes (a bit each in its
+/// masks).
+pub const MAX_CROWD: usize = 64;
+
+/// One frame of every ragdoll in `crowd` (empty slots are skipped) in
+/// `world`, with contacts between them: as [`Ragdoll::step_in_world`] for
+/// each, plus [`separate_ragdolls`] before the world collision of each
+/// substep. `contacts` is scratch, used by one ragdoll at a time. Returns
+/// how many particle pairs touched.
+///
+/// # Panics
+/// If `crowd` has more than [`MAX_CROWD`] slots.
+pub fn step_crowd_in_world<T: PhaseTimer, const N: usize, const C: usize>(
+    crowd: &mut [Option<Ragdoll<N, C>>],
+    settings: &Settings,
+    world: &CollisionWorld,
+    contacts: &mut WorldContacts<N>,
+    friction: Fx1,
+    timer: &mut T,
+) -> usize {
+    step_crowd(crowd, settings, timer, |r, t| {
+        timed(t, StepPhase::BroadPhase, |_| {
+            contacts.broad_phase(world, &r.particles)
+        });
+        let n = timed(t, StepPhase::NarrowPhase, |_| {
+            contacts.narrow_phase(world, &mut r.particles, friction)
+        });
+        n > 0
+    })
+}
+
+/// [`step_crowd_in_world`] with any collision: `collide(i, prev, cur,
+/// radius)` for every free particle, as [`Ragdoll::step_with`]. Nothing
+/// here tells it whether a particle touched, so the crowd never sleeps.
+pub fn step_crowd_with<T: PhaseTimer, const N: usize, const C: usize>(
+    crowd: &mut [Option<Ragdoll<N, C>>],
+    settings: &Settings,
+    mut collide: impl FnMut(usize, &mut Vec3, &mut Vec3, Fx1),
+    timer: &mut T,
+) -> usize {
+    step_crowd(crowd, settings, timer, |r, _| {
+        r.particles.for_each_free(&mut collide);
+        false
+    })
+}
+
+/// The crowd frame; `world(r, timer)` collides one ragdoll with the world
+/// and says whether it touched it.
+fn step_crowd<T: PhaseTimer, const N: usize, const C: usize>(
+    crowd: &mut [Option<Ragdoll<N, C>>],
+    settings: &Settings,
+    timer: &mut T,
+    mut world: impl FnMut(&mut Ragdoll<N, C>, &mut T) -> bool,
+) -> usize {
+    assert!(
+        crowd.len() <= MAX_CROWD,
+        "a crowd holds at most {MAX_CROWD}"
+    );
+    let p = StepParams::new(settings);
+    let mut pairs = 0;
+    timed(timer, StepPhase::Physics, |t| {
+        // Bit i: ragdoll i was awake at the start of the frame and moves.
+        let mut moving = 0u64;
+        for (i, slot) in crowd.iter_mut().enumerate() {
+            if let Some(r) = slot.as_mut().filter(|r| !r.is_asleep()) {
+                r.begin_frame(settings);
+                moving |= 1 << i;
+            }
+        }
+        let mut touching = 0u64;
+        for _ in 0..p.substeps {
+            for_each_moving(crowd, moving, |_, r| r.integrate_and_relax(settings, &p, t));
+            timed(t, StepPhase::Collision, |t| {
+                pairs += timed(t, StepPhase::RagdollContacts, |_| {
+                    separate_ragdolls(crowd, moving)
+                });
+                for_each_moving(crowd, moving, |i, r| {
+                    touching |= (world(r, t) as u64) << i;
+                });
+            });
+            for_each_moving(crowd, moving, |_, r| {
+                r.relax_after_collision(settings, &p, t)
+            });
+        }
+        for_each_moving(crowd, moving, |i, r| {
+            r.update_sleep(touching >> i & 1 != 0, &p)
+        });
+    });
+    pairs
+}
+
+fn for_each_moving<const N: usize, const C: usize>(
+    crowd: &mut [Option<Ragdoll<N, C>>],
+    moving: u64,
+    mut f: impl FnMut(usize, &mut Ragdoll<N, C>),
+) {
+    for (i, slot) in crowd.iter_mut().enumerate() {
+        if moving >> i & 1 != 0 {
+            if let Some(r) = slot.as_mut() {
+                f(i, r);
+            }
+        }
+    }
+}
+
+/// The box around a ragdoll's spheres (raw FX1), at the current positions.
+fn bounds<const N: usize, const C: usize>(r: &Ragdoll<N, C>) -> ([i32; 3], [i32; 3]) {
+    let (mut lo, mut hi) = ([i32::MAX; 3], [i32::MIN; 3]);
+    for (p, rad) in r.particles.positions().iter().zip(r.particles.radii()) {
+        let (p, rad) = (p.raw(), rad.raw());
+        for k in 0..3 {
+            lo[k] = lo[k].min(p[k] - rad);
+            hi[k] = hi[k].max(p[k] + rad);
+        }
+    }
+    (lo, hi)
+}
+
+fn overlap(a: &([i32; 3], [i32; 3]), b: &([i32; 3], [i32; 3])) -> bool {
+    (0..3).all(|k| a.0[k] <= b.1[k] && b.0[k] <= a.1[k])
+}
+
+/// Pushes apart every overlapping pair of particles of different ragdolls
+/// along their centre line, shared by inverse mass (position only: in
+/// Verlet that is also the velocity change). A ragdoll whose bit is clear
+/// in `moving` (asleep at the start of the frame) does not move; a
+/// contact wakes it. Returns the number of pairs pushed.
+pub fn separate_ragdolls<const N: usize, const C: usize>(
+    crowd: &mut [Option<Ragdoll<N, C>>],
+    moving: u64,
+) -> usize {
+    let mut pairs = 0;
+    for i in 0..crowd.len() {
+        let (head, tail) = crowd.split_at_mut(i + 1);
+        let Some(a) = head[i].as_mut() else { continue };
+        let a_moves = moving >> i & 1 != 0;
+        let mut box_a = bounds(a);
+        for (j, slot) in tail.iter_mut().enumerate() {
+            let j = i + 1 + j;
+            let Some(b) = slot.as_mut() else { continue };
+            let b_moves = moving >> j & 1 != 0;
+            if !(a_moves || b_moves) || !overlap(&box_a, &bounds(b)) {
+                continue;
+            }
+            let n = separate_pair(a, a_moves, b, b_moves);
+            if n > 0 {
+                pairs += n;
+                // A sleeper that was touched moves from the next frame.
+                if !a_moves {
+                    a.wake();
+                }
+                if !b_moves {
+                    b.wake();
+                }
+                box_a = bounds(a);
+            }
+        }
+    }
+    pairs
+}
+
+/// The particle pairs of `a` and `b` that overlap, pushed apart.
+fn separate_pair<const N: usize, const C: usize>(
+    a: &mut Ragdoll<N, C>,
+    a_moves: bool,
+    b: &mut Ragdoll<N, C>,
+    b_moves: bool,
+) -> usize {
+    let mut n = 0;
+    for ia in 0..a.particles.len() {
+        let ra = a.particles.radii()[ia];
+        let wa = if a_moves {
+            a.particles.inv_masses()[ia]
+        } else {
+            Fx1::ZERO
+        };
+        for ib in 0..b.particles.len() {
+            let rb = b.particles.radii()[ib];
+            let (pa, pb) = (a.particles.position(ia), b.particles.position(ib));
+            // Per axis first: most pairs are farther apart than r_a + r_b.
+            let reach = ra.raw() + rb.raw();
+            let d = (pa - pb).raw();
+            if d.iter().any(|c| c.abs() >= reach) {
+                continue;
+            }
+            let wb = if b_moves {
+                b.particles.inv_masses()[ib]
+            } else {
+                Fx1::ZERO
+            };
+            let (mut ca, mut cb) = (pa, pb);
+            if separate_spheres(&mut ca, ra, wa, &mut cb, rb, wb) {
+                n += 1;
+                a.particles.push_to(ia, ca);
+                b.particles.push_to(ib, cb);
+            }
+        }
+    }
+    n
+}
