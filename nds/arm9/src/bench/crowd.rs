@@ -2,10 +2,10 @@
 //! arena, n = 1..64) and `ragdolls_at_60hz` (the largest n whose step
 //! fits the frame, found by measuring, not by extrapolating).
 //!
-//! "Physics" is each ragdoll's whole step in the 2528-triangle arena
-//! (integrate, constraints, broad and narrow phase) plus its brads (the
-//! 16 joint matrices the renderer needs). Ragdoll-vs-ragdoll contacts are
-//! not in the engine yet, so crowds do not touch each other.
+//! "Physics" is the crowd's whole step in the 2528-triangle arena
+//! (`dsphys::verlet::step_crowd_in_world`: integrate, constraints,
+//! ragdoll-vs-ragdoll contacts, broad and narrow phase) plus each
+//! ragdoll's brads (the 16 joint matrices the renderer needs).
 
 use super::{record, us_x10};
 use crate::hw::once::TakeOnce;
@@ -29,17 +29,18 @@ const FRAMES: u32 = 30;
 /// inside the 24 m x 24 m arena).
 const SPACING: i32 = 10240; // 2.5 m, FX1 raw
 
-/// Every ragdoll of the largest crowd with its broad-phase scratch and
-/// brad table: about 4.5 KiB each, 290 KiB in all, so in a static.
+/// Every ragdoll of the largest crowd with its brad table, and the broad
+/// phase's scratch: about 3 KiB per ragdoll, so in a static.
 pub struct Crowd {
     ragdolls: [Option<Ragdoll>; MAX],
-    contacts: [WorldContacts; MAX],
+    /// The broad phase's scratch, used by one ragdoll at a time.
+    contacts: WorldContacts,
     brads: [Option<BradTable>; MAX],
 }
 
 static CROWD: TakeOnce<Crowd> = TakeOnce::new(Crowd {
     ragdolls: [const { None }; MAX],
-    contacts: [const { WorldContacts::new() }; MAX],
+    contacts: WorldContacts::new(),
     brads: [const { None }; MAX],
 });
 
@@ -105,13 +106,18 @@ fn measure(crowd: &mut Crowd, n: usize) -> Drop {
             }
         }
         let t0 = timer::cycles();
-        let slots = crowd.ragdolls[..n]
-            .iter_mut()
-            .zip(&mut crowd.contacts[..n])
-            .zip(&mut crowd.brads[..n]);
-        for ((r, contacts), brads) in slots {
-            let (r, brads) = (r.as_mut().expect("spawned"), brads.as_mut().expect("built"));
-            r.step_in_world(&settings, &crate::worlds::ARENA, contacts, WORLD_FRICTION);
+        // One crowd step (ragdoll-vs-ragdoll contacts included), then
+        // every ragdoll's brads.
+        dsphys::verlet::step_crowd_in_world(
+            &mut crowd.ragdolls[..n],
+            &settings,
+            &crate::worlds::ARENA,
+            &mut crowd.contacts,
+            WORLD_FRICTION,
+            &mut dsphys::verlet::Untimed,
+        );
+        for (r, brads) in crowd.ragdolls[..n].iter().zip(&mut crowd.brads[..n]) {
+            let (r, brads) = (r.as_ref().expect("spawned"), brads.as_mut().expect("built"));
             brads.build(r.positions());
         }
         let t = timer::cycles().wrapping_sub(t0);
