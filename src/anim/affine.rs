@@ -21,6 +21,7 @@
 //! keeps every entry within the limit. `tests/anim_affine.rs` compares
 //! these kernels with the FX types bit for bit.
 
+use crate::fx::power::saturate_i32;
 use crate::fx::{Mat3, Mat4x3, Quat, Vec3};
 
 /// Linear-part entries the kernels accept, in raw FX1 (±4).
@@ -36,14 +37,7 @@ fn round12(x: i32) -> i32 {
 /// `x / 2^12` rounded like [`round12`], saturated into `i32` (`Fx2::lower`).
 #[inline(always)]
 fn round12_sat(x: i64) -> i32 {
-    let r = (x + (1 << 11) + (x >> 63)) >> 12;
-    if r > i32::MAX as i64 {
-        i32::MAX
-    } else if r < i32::MIN as i64 {
-        i32::MIN
-    } else {
-        r as i32
-    }
+    saturate_i32((x + (1 << 11) + (x >> 63)) >> 12)
 }
 
 /// The 12 raw words: the three columns, then the translation.

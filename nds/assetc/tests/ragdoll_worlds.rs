@@ -258,6 +258,22 @@ fn deepest_crowd_overlap(crowd: &[Option<Ragdoll>]) -> f64 {
     deepest
 }
 
+/// One frame of a crowd with ragdoll contacts; the particle pairs touched.
+fn crowd_step(
+    crowd: &mut [Option<Ragdoll>],
+    w: &CollisionWorld,
+    contacts: &mut WorldContacts,
+) -> usize {
+    dsphys::verlet::step_crowd_in_world(
+        crowd,
+        &Settings::DEFAULT,
+        w,
+        contacts,
+        WORLD_FRICTION,
+        &mut dsphys::verlet::Untimed,
+    )
+}
+
 /// Four ragdolls fall into a pile in the arena: every particle stays in
 /// free space every frame, the pile does not interpenetrate (measured:
 /// 27 mm at worst in an impact, 6 mm at rest, for spheres of 50-120 mm),
@@ -271,14 +287,7 @@ fn crowd_pile_stays_apart_in_the_world_and_settles() {
     let mut contacts = WorldContacts::new();
     let (mut worst, mut pairs, mut asleep_at) = (0.0f64, 0usize, None);
     for frame in 0..900 {
-        pairs += dsphys::verlet::step_crowd_in_world(
-            &mut crowd,
-            &Settings::DEFAULT,
-            &w,
-            &mut contacts,
-            WORLD_FRICTION,
-            &mut dsphys::verlet::Untimed,
-        );
+        pairs += crowd_step(&mut crowd, &w, &mut contacts);
         for (k, r) in crowd.iter().flatten().enumerate() {
             for (i, &p) in r.positions().iter().enumerate() {
                 assert!(
@@ -347,18 +356,8 @@ fn a_sleeping_ragdoll_is_woken_by_a_falling_one() {
     let w = w.world();
     let mut crowd: [Option<Ragdoll>; 2] = [Some(arena_drop()), None];
     let mut contacts = WorldContacts::new();
-    let step = |crowd: &mut [Option<Ragdoll>; 2], contacts: &mut WorldContacts| {
-        dsphys::verlet::step_crowd_in_world(
-            crowd,
-            &Settings::DEFAULT,
-            &w,
-            contacts,
-            WORLD_FRICTION,
-            &mut dsphys::verlet::Untimed,
-        )
-    };
     for _ in 0..600 {
-        step(&mut crowd, &mut contacts);
+        crowd_step(&mut crowd, &w, &mut contacts);
     }
     let sleeper = crowd[0].as_ref().unwrap();
     assert!(sleeper.is_asleep(), "the first ragdoll never fell asleep");
@@ -371,7 +370,7 @@ fn a_sleeping_ragdoll_is_woken_by_a_falling_one() {
     crowd[1] = Some(faller);
     let mut woke = false;
     for _ in 0..120 {
-        step(&mut crowd, &mut contacts);
+        crowd_step(&mut crowd, &w, &mut contacts);
         woke |= !crowd[0].as_ref().unwrap().is_asleep();
     }
     let moved = crowd[0]

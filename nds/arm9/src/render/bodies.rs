@@ -4,23 +4,12 @@
 //! packed VTX_10 vertices, lit per face on the CPU. Static bodies (the
 //! room's walls) are part of the drawn world already and are skipped.
 
-use super::prims::{Batch, ID_BODY};
+use super::prims::{quad, Batch, ID_BODY, VTX10_ONE as P};
 use super::shade::{lit, Rgb};
 use super::{DrawMode, PolyBudget, GX_SHIFT};
-use crate::hw::gx::{self, pack10};
+use crate::hw::gx;
 use dsphys::fx::Vec3;
 use dsphys::rigid::Body;
-
-const P: i16 = 64; // 1.0 in VTX_10's 6 fraction bits
-
-const fn quad(v: [[i16; 3]; 4]) -> [u32; 4] {
-    [
-        pack10(v[0][0], v[0][1], v[0][2]),
-        pack10(v[1][0], v[1][1], v[1][2]),
-        pack10(v[2][0], v[2][1], v[2][2]),
-        pack10(v[3][0], v[3][1], v[3][2]),
-    ]
-}
 
 /// The cube -1..1 on every axis: faces anticlockwise seen from outside,
 /// with their outward normal as (axis, negative).

@@ -6,7 +6,7 @@
 //! normal points to), as OpenGL has it; the GX agrees.
 
 use super::{vertex, PolyBudget};
-use crate::hw::gx::{self, Primitive};
+use crate::hw::gx::{self, pack10, Primitive};
 use dsphys::fx::Vec3;
 
 /// Polygon IDs: the world, characters, overlay (edge marking and
@@ -14,6 +14,19 @@ use dsphys::fx::Vec3;
 pub const ID_WORLD: u8 = 1;
 pub const ID_BODY: u8 = 2;
 pub const ID_OVERLAY: u8 = 3;
+
+/// 1.0 in VTX_10's 6 fraction bits: the unit of the packed meshes.
+pub const VTX10_ONE: i16 = 64;
+
+/// A quad's four vertices packed as VTX_10 words.
+pub const fn quad(v: [[i16; 3]; 4]) -> [u32; 4] {
+    [
+        pack10(v[0][0], v[0][1], v[0][2]),
+        pack10(v[1][0], v[1][1], v[1][2]),
+        pack10(v[2][0], v[2][1], v[2][2]),
+        pack10(v[3][0], v[3][1], v[3][2]),
+    ]
+}
 
 /// A batch of separate quads, or of lines.
 pub struct Batch<'a> {

@@ -7,10 +7,10 @@
 //! Level of detail, chosen by distance and then by what the polygon
 //! budget has left: six faces per bone, four (no end caps), or one line.
 
-use super::prims::{Batch, ID_BODY, ID_OVERLAY};
+use super::prims::{quad, Batch, ID_BODY, ID_OVERLAY, VTX10_ONE as P};
 use super::shade::{lit, Rgb};
 use super::{Camera, DrawMode, PolyBudget, GX_SHIFT};
-use crate::hw::gx::{self, pack10};
+use crate::hw::gx;
 use crate::hw::video::rgb;
 use dsphys::divsqrt::{div_i32, sqrt_u32};
 use dsphys::fx;
@@ -123,15 +123,6 @@ pub fn bone_matrix(a: Vec3, b: Vec3, half_width: Fx1) -> Option<([i32; 12], [Vec
     ))
 }
 
-const P: i16 = 64; // 1.0 in VTX_10's 6 fraction bits
-const fn quad(v: [[i16; 3]; 4]) -> [u32; 4] {
-    [
-        pack10(v[0][0], v[0][1], v[0][2]),
-        pack10(v[1][0], v[1][1], v[1][2]),
-        pack10(v[2][0], v[2][1], v[2][2]),
-        pack10(v[3][0], v[3][1], v[3][2]),
-    ]
-}
 /// The unit box's faces, anticlockwise seen from outside, with their
 /// outward normals as (axis, sign): sides first, then the two end caps.
 pub const FACES: [([u32; 4], usize, bool); 6] = [
