@@ -94,10 +94,13 @@ bench: rom venv melonds
 ## make pcprofile ---------------------------------------------------------
 # Where one ragdoll's frame spends its cycles, function by function: the PC
 # of the ARM9 sampled once per emulated frame in DeSmuME (nds/runner/pcprofile.py).
+# PCPROFILE picks the workload: ragdoll (default), motor or anim.
+PCPROFILE ?= ragdoll
+PCPROFILE_FEATURE = $(if $(filter ragdoll,$(PCPROFILE)),pc-profile,pc-profile-$(PCPROFILE))
 pcprofile: rom venv
-	@CARGO_PROFILE_RELEASE_DEBUG=line-tables-only $(call build_rom,ragdoll-pcprofile,pc-profile)
-	$(PY) nds/runner/pcprofile.py --rom $(ROM_DIR)/ragdoll-pcprofile.nds \
-	  --elf $(ROM_DIR)/ragdoll-pcprofile.arm9.elf --frames 3000 --lines
+	@CARGO_PROFILE_RELEASE_DEBUG=line-tables-only $(call build_rom,pcprofile-$(PCPROFILE),$(PCPROFILE_FEATURE))
+	$(PY) nds/runner/pcprofile.py --rom $(ROM_DIR)/pcprofile-$(PCPROFILE).nds \
+	  --elf $(ROM_DIR)/pcprofile-$(PCPROFILE).arm9.elf --frames 3000 --lines
 
 ## make test ------------------------------------------------------------
 test: fmt-check clippy host-test rom-check runner-test emu-test
@@ -113,6 +116,8 @@ clippy: setup-rust
 	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features bench-rom -- -D warnings
 	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features hot-code-in-main-ram -- -D warnings
 	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features pc-profile -- -D warnings
+	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features pc-profile-motor -- -D warnings
+	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features pc-profile-anim -- -D warnings
 	$(ROM_CARGO) clippy -q $(ARM7_ARGS) -- -D warnings
 
 host-test: setup-rust

@@ -1,23 +1,30 @@
-//! The PC-profile ROM: runs the bench's one-ragdoll workload (the arena
-//! drop, kicked every 2 s) forever, never waiting for VBlank, so that
-//! `nds/runner/pcprofile.py` can sample the ARM9's program counter once
-//! per emulated frame and say where the cycles go, function by function.
+//! The PC-profile ROM: runs one bench workload forever, never waiting for
+//! VBlank, so that `nds/runner/pcprofile.py` can sample the ARM9's program
+//! counter once per emulated frame and say where the cycles go, function
+//! by function. The workload is chosen at build time
+//! (`make pcprofile PCPROFILE=ragdoll|motor|anim`):
+//! - ragdoll: the one-ragdoll arena drop, kicked every 2 s (the default);
+//! - motor: the powered ragdoll's push scenario (`motor_character_us`);
+//! - anim: sample, blend, expand, palette and brads of one character.
 
 use crate::hw::once::TakeOnce;
-use dsphys::fx::Vec3;
-use dsphys::verlet::{Ragdoll, WorldContacts};
 use mailbox::Mailbox;
 
-struct Workload {
-    ragdoll: Ragdoll,
-    contacts: WorldContacts,
+fn tick(mb: &mut Mailbox) {
+    mb.header.frame = mb.header.frame.wrapping_add(1);
 }
 
-/// In a static: the ragdoll and its broad-phase scratch are too big for
-/// the DTCM stack.
-static WORKLOAD: TakeOnce<Option<Workload>> = TakeOnce::new(None);
-
+#[cfg(not(any(feature = "pc-profile-motor", feature = "pc-profile-anim")))]
 pub fn run(mb: &'static mut Mailbox) -> ! {
+    use dsphys::fx::Vec3;
+    use dsphys::verlet::{Ragdoll, WorldContacts};
+    struct Workload {
+        ragdoll: Ragdoll,
+        contacts: WorldContacts,
+    }
+    /// In a static: the ragdoll and its broad-phase scratch are too big
+    /// for the DTCM stack.
+    static WORKLOAD: TakeOnce<Option<Workload>> = TakeOnce::new(None);
     let w = WORKLOAD.take().expect("taken once").insert(Workload {
         ragdoll: dsphys::scenario::arena_drop(),
         contacts: WorldContacts::new(),
@@ -31,7 +38,54 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
                     .apply_impulse(0, Vec3::from_raw(8192, 12288, -4096));
             }
             dsphys::scenario::step_in_world(&mut w.ragdoll, &crate::worlds::ARENA, &mut w.contacts);
-            mb.header.frame = mb.header.frame.wrapping_add(1);
+            tick(mb);
         }
+    }
+}
+
+#[cfg(feature = "pc-profile-motor")]
+pub fn run(mb: &'static mut Mailbox) -> ! {
+    use dsphys::fx::Vec3;
+    use dsphys::rigid::characters::powered::{push, PoweredRagdoll, IDLE, PUSH_FRAME};
+    /// About 40 KB (the row buffer): a static, never the DTCM stack.
+    static CHARACTER: TakeOnce<PoweredRagdoll> = TakeOnce::new(PoweredRagdoll::PLACEHOLDER);
+    let r = CHARACTER.take().expect("taken once");
+    loop {
+        r.reset(Vec3::ZERO);
+        for frame in 0..240u32 {
+            if frame == PUSH_FRAME {
+                push(r);
+            }
+            r.step_marked(&IDLE, &mut |_| {});
+            tick(mb);
+        }
+    }
+}
+
+#[cfg(feature = "pc-profile-anim")]
+pub fn run(mb: &'static mut Mailbox) -> ! {
+    use dsphys::anim::humanoid::{HUMANOID_RUN, HUMANOID_WALK};
+    use dsphys::anim::workload::{character, tumbled_positions};
+    use dsphys::anim::{blend_poses, sample_clip, Character, JointPose};
+    use dsphys::fx::Fx1;
+    const J: usize = 25;
+    /// The 4 KB character and two sampled poses: statics, off the stack.
+    static CHARACTER: TakeOnce<Option<Character>> = TakeOnce::new(None);
+    static POSES: TakeOnce<[[JointPose; J]; 3]> = TakeOnce::new([[JointPose::IDENTITY; J]; 3]);
+    let x = tumbled_positions(40);
+    let c = CHARACTER.take().expect("taken once").insert(character());
+    let [walk, run, out] = POSES.take().expect("taken once");
+    let mut t = 0i32;
+    loop {
+        t = (t + 68) & 0xffff;
+        let at = Fx1::from_raw(t);
+        sample_clip(c.skeleton, &HUMANOID_WALK, at, walk);
+        sample_clip(c.skeleton, &HUMANOID_RUN, at, run);
+        blend_poses(walk, run, Fx1::from_raw(2048), out);
+        c.animate(&HUMANOID_WALK, at);
+        c.pose_from_animation();
+        c.pose_from_ragdoll(core::hint::black_box(&x));
+        core::hint::black_box(&*out);
+        tick(mb);
     }
 }
