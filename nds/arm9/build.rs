@@ -3,6 +3,9 @@
 //! here and run, and the ROM must then reproduce each figure exactly.
 use std::fmt::Write;
 
+#[path = "build_kd_worlds.rs"]
+mod kd_worlds;
+
 /// Frames of the ragdoll determinism test (scenario::ragdoll_drop_hash).
 const RAGDOLL_DROP_FRAMES: u32 = 600;
 
@@ -59,6 +62,9 @@ fn main() {
     std::fs::write(out_dir.join("anim_host_results.rs"), anim).expect("write anim_host_results.rs");
     rigid(&out_dir);
     worlds(&root, &out_dir, &mut out);
+    if std::env::var_os("CARGO_FEATURE_BENCH_ROM").is_some() {
+        kd_worlds::write(&out_dir);
+    }
     let dest = out_dir.join("host_results.rs");
     std::fs::write(dest, out).expect("write host_results.rs");
 }

@@ -6,6 +6,7 @@
 mod anim;
 mod crowd;
 mod float;
+mod kdtree;
 mod kernels;
 mod motor;
 
@@ -81,6 +82,7 @@ fn all_figures(mb: &mut Mailbox, ragdoll: &mut RagdollWorkload) {
     let overhead = crate::clock::measure_overhead() as i32;
     record(mb, "profiler.overhead_cycles", overhead, 0);
     ragdoll_step(mb, ragdoll);
+    kdtree::figures(mb, ragdoll);
     crowd::figures(mb);
     float::figures(mb);
     anim::figures(mb);
