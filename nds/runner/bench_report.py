@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
+from typing import Callable
 
 FRAME_BUDGET_US = 16715
 PRIMARY = "desmume"
@@ -78,13 +80,44 @@ def merge_runs(raws: list[dict]) -> dict:
     return merged
 
 
-def build_report(raw: dict) -> dict:
+# The precision benchmark's full run, on the host (the ROM runs fewer
+# sweeps of the same seed; see nds/arm9/src/bench/precision.rs).
+PRECISION_SWEEPS = 100_000
+
+
+def host_precision(sweeps: int, seed: int) -> dict:
+    """The host's counts: `cargo run --release --example precision`."""
+    out = subprocess.run(["cargo", "run", "-q", "--release", "--example", "precision", "--",
+                          str(sweeps), str(seed)], check=True, capture_output=True, text=True)
+    return json.loads(out.stdout)
+
+
+def add_precision(bench: dict, name: str, host: Callable[[int, int], dict]) -> None:
+    """Fills `precision` with the host's 100,000-sweep counts, once the
+    ROM's own counts (`rom_*`) equal the host's for the same sweeps and
+    seed; a mismatch is an error (the DS and the host must agree)."""
+    p = bench.get("precision")
+    if not isinstance(p, dict) or "rom_sweeps" not in p:
+        return
+    check = host(p["rom_sweeps"], p["rom_seed"])
+    for field in ("sweeps", "misses_tracked", "misses_naive"):
+        if p[f"rom_{field}"] != check[field]:
+            raise ValueError(f"{name}: precision.rom_{field} = {p[f'rom_{field}']}, "
+                             f"the host's {check[field]} (same sweeps and seed)")
+    full = host(PRECISION_SWEEPS, p["rom_seed"])
+    p.update(sweeps=full["sweeps"], misses_tracked=full["misses_tracked"],
+             misses_naive=full["misses_naive"], measured_on="host (the rom_* counts: in the ROM)")
+
+
+def build_report(raw: dict, host: Callable[[int, int], dict] = host_precision) -> dict:
     runs = raw.get("emulators", {})
     if not runs:
         raise ValueError("the bench JSON has no emulator runs")
     for name, run in runs.items():
         if "bench" not in run:
             raise ValueError(f"{name}: no bench figures (error: {run.get('error')})")
+    for name, run in runs.items():
+        add_precision(run["bench"], name, host)
     primary = PRIMARY if PRIMARY in runs else next(iter(runs))
     report = {"emulator": runs[primary]["version"], "frame_budget_us": FRAME_BUDGET_US}
     report.update(as_lists(runs[primary]["bench"]))

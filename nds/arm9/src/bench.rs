@@ -9,6 +9,7 @@ mod float;
 mod kdtree;
 mod kernels;
 mod motor;
+mod precision;
 
 use crate::console::draw_text;
 use crate::hw::once::TakeOnce;
@@ -84,6 +85,7 @@ fn all_figures(mb: &mut Mailbox, ragdoll: &mut RagdollWorkload) {
     ragdoll_step(mb, ragdoll);
     kdtree::figures(mb, ragdoll);
     crowd::figures(mb);
+    precision::figures(mb);
     float::figures(mb);
     anim::figures(mb);
     motor::figures(mb);

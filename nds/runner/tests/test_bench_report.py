@@ -1,4 +1,5 @@
 """bench_report: merging runs and the report's shape."""
+import json
 import unittest
 
 import _path  # noqa: F401
@@ -53,6 +54,28 @@ class Lists(unittest.TestCase):
         raw = {"emulators": {"desmume": run("D", {"scaling": {"1": 2.5}})}}
         lines = bench_report.table(bench_report.build_report(raw))
         self.assertTrue(any(line.startswith("scaling.1.physics_us") and "2.5" in line for line in lines))
+
+
+class Precision(unittest.TestCase):
+    ROM = {"precision": {"rom_sweeps": 2000, "rom_seed": 1, "rom_misses_tracked": 0,
+                         "rom_misses_naive": 4, "us_per_sweep": 2296.1}}
+
+    @staticmethod
+    def host(sweeps, seed):
+        return {"sweeps": sweeps, "seed": seed, "misses_tracked": 0,
+                "misses_naive": 4 if sweeps == 2000 else 389}
+
+    def test_the_hosts_full_run_fills_the_key_when_the_rom_agrees(self):
+        raw = {"emulators": {"desmume": run("D", json.loads(json.dumps(self.ROM)))}}
+        p = bench_report.build_report(raw, host=self.host)["precision"]
+        self.assertEqual((p["sweeps"], p["misses_tracked"], p["misses_naive"]), (100000, 0, 389))
+        self.assertEqual(p["rom_misses_naive"], 4)
+
+    def test_a_rom_that_disagrees_with_the_host_is_an_error(self):
+        bench = json.loads(json.dumps(self.ROM))
+        bench["precision"]["rom_misses_naive"] = 5
+        with self.assertRaisesRegex(ValueError, "rom_misses_naive"):
+            bench_report.build_report({"emulators": {"desmume": run("D", bench)}}, host=self.host)
 
 
 if __name__ == "__main__":
