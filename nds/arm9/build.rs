@@ -24,15 +24,18 @@ fn main() {
     println!("cargo:rerun-if-changed={}", script.display());
     let out_dir = std::path::PathBuf::from(std::env::var("OUT_DIR").unwrap());
     if std::env::var_os("CARGO_FEATURE_HOT_CODE_IN_MAIN_RAM").is_some() {
-        // The same map without the rule that pulls engine code into ITCM.
+        // The same map without the rules that pull engine code into ITCM:
+        // from the comment naming the variant to the end marker.
         let text = std::fs::read_to_string(&script).expect("read linker.ld");
-        let rule = "*(.text._R*6dsphys6verlet*)";
-        assert!(
-            text.contains(rule),
-            "linker.ld no longer has the ITCM rule `{rule}`"
-        );
+        let begin = text
+            .find("Verlet: */")
+            .expect("linker.ld has the physics ITCM rules (`Verlet: */`)");
+        let end = text
+            .find("/* PHYSICS-ITCM-END */")
+            .expect("linker.ld has the `PHYSICS-ITCM-END` marker");
+        let stripped = format!("{}*/\n{}", &text[..begin], &text[end..]);
         let flat = out_dir.join("linker-main-ram.ld");
-        std::fs::write(&flat, text.replace(rule, "")).expect("write linker-main-ram.ld");
+        std::fs::write(&flat, stripped).expect("write linker-main-ram.ld");
         println!("cargo:rustc-link-arg-bins=-T{}", flat.display());
     } else {
         println!("cargo:rustc-link-arg-bins=-T{}", script.display());

@@ -315,6 +315,10 @@ fn face_entry(
 
 /// The edges and vertices. Each is a quadratic in t, solved without a
 /// discriminant above FX4.
+///
+/// One out-of-line call per edge and per vertex, and the rare overlap
+/// cases out of line again: unrolled, the six bodies were 8.7 KB of ARM
+/// code, more than the instruction cache, and too big for ITCM.
 fn sweep_features(tri: &Triangle, p0: Vec3, v: Vec3, r: Fx1, s0: Fx3, sv: Fx3) -> Option<Hit> {
     let [vx, vy, vz] = v.raw();
     let vmax = vx.abs().max(vy.abs()).max(vz.abs());
@@ -325,166 +329,228 @@ fn sweep_features(tri: &Triangle, p0: Vec3, v: Vec3, r: Fx1, s0: Fx3, sv: Fx3) -
     // below 2^56, FX4 products of FX1 ones below 2^58).
     let bound = r.raw() + 2 * vmax + 2;
     let mut best: Option<Hit> = None;
-    let r2 = r.raise(); // FX2
-    let r4 = r2 * r2; // FX4: r^2
-    let bound2 = Fx2::from_raw((bound as i64) << 12); // FX2
     let p = p0.raw();
     for i in 0..3 {
-        let a = tri.v[i];
         // Farther than `bound` from the edge's bounding box along an axis
         // is farther from the segment: no contact, no overlap. Comparisons
         // only, before the products (most edges of a candidate end here).
-        let (ar, br) = (a.raw(), tri.v[(i + 1) % 3].raw());
+        let (ar, br) = (tri.v[i].raw(), tri.v[(i + 1) % 3].raw());
         if (0..3).any(|k| p[k] < ar[k].min(br[k]) - bound || p[k] > ar[k].max(br[k]) + bound) {
             continue;
         }
-        let w = p0 - a; // FX1: start relative to the edge's first vertex
-        let u = tri.u[i].fx2(); // FX2: unit edge direction
-                                // FX2 (FX3 lowered one power, 2^-24 units): u x w, the start's
-                                // offset from the edge line, turned 90 degrees about u.
-        let am = u.cross(w).lower();
-        if am.to_array().iter().any(|x| x.abs() > bound2) {
+        sweep_edge(tri, i, p0, v, r, s0, sv, bound, &mut best);
+    }
+    for i in 0..3 {
+        if (tri.v[i].raw().iter().zip(p)).any(|(&a, p)| (p - a).abs() > bound) {
             continue;
         }
-        let e = tri.edge(i); // FX1: the edge
-        let ee = e.dot(e); // FX2: |e|^2
-        let aa = am.dot(am); // FX4: squared distance of the start from the line
-        if aa <= r4 {
-            // Starts inside the edge's cylinder: an overlap if beside the
-            // segment and in front.
-            let along = w.dot(e); // FX2: position along the edge times |e|
-            if along >= Fx2::ZERO && along <= ee && s0 >= Fx3::ZERO {
-                let depth = r - aa.sqrt().lower(); // FX1 (FX4 -> FX2 root, lowered)
-                let normal = edge_normal(u, w.raise()).unwrap_or(tri.normal());
-                let center = p0 + (normal * depth).lower(); // FX1
-                keep(
-                    &mut best,
-                    hit(
-                        Fx2::ZERO,
-                        center,
-                        center - (normal * r).lower(),
-                        normal,
-                        depth,
-                        Feature::Edge(i as u8),
-                    ),
-                );
-            }
-            continue;
-        }
-        let bm = u.cross(v).lower(); // FX2: change of am over the step
-        let ab = am.dot(bm); // FX4
-        if ab >= Fx4::ZERO {
-            continue; // moving away from the line, or along it
-        }
-        // Solve |am + t bm| = r without an FX8 discriminant: along bm's
-        // direction the offset is beta, across it sqrt(d2).
-        let len = bm.dot(bm).sqrt(); // FX2: |bm| (FX4 root)
-        if len <= Fx2::ZERO {
-            continue;
-        }
-        let beta = ab / len; // FX4 / FX2 = FX2: am's component along bm (< 0)
-        let d2 = aa - beta * beta; // FX4: squared closest approach
-        let h2 = r4 - d2; // FX4
-        if h2.is_negative() {
-            continue; // passes the line farther than r
-        }
-        let h = h2.sqrt() + Fx2::EPSILON; // FX2, rounded up: t errs early
-        let num = -beta - h; // FX2: t * len
-        if num > len {
-            continue; // after the step
-        }
-        let t = fraction2(num, len); // FX2
-        if best.is_some_and(|b| t > b.t_fine) {
-            continue;
-        }
-        let wt = w.map(Fx3::from) + v * t; // FX3: centre at t minus a, exact
-        let along = wt.dot(e); // FX4: position along the edge times |e|
-                               // An eighth of a raw step of slack beyond each end for the
-                               // rounding of t (FX4: 2^-15 units * |e|, |e| <= its L1 norm).
-        let e1 = e.raw().iter().map(|x| x.abs() as i64).sum::<i64>();
-        let tol = Fx4::from_raw(e1 << 21);
-        if along < -tol || along > ee.raise().raise() + tol {
-            continue; // touches the line beyond the segment: a vertex's case
-        }
-        if !in_front(s0, sv, t) {
-            continue;
-        }
-        let Some(normal) = edge_normal(u, wt.lower()) else {
-            continue;
-        };
-        let center = at(p0, v, t); // FX1
+        sweep_vertex(tri, i, p0, v, r, s0, sv, &mut best);
+    }
+    best
+}
+
+/// Edge `i` of [`sweep_features`], its start within `bound` of the
+/// edge's box: keeps an earlier contact in `best`.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn sweep_edge(
+    tri: &Triangle,
+    i: usize,
+    p0: Vec3,
+    v: Vec3,
+    r: Fx1,
+    s0: Fx3,
+    sv: Fx3,
+    bound: i32,
+    best: &mut Option<Hit>,
+) {
+    let r2 = r.raise(); // FX2
+    let r4 = r2 * r2; // FX4: r^2
+    let bound2 = Fx2::from_raw((bound as i64) << 12); // FX2
+    let a = tri.v[i];
+    let w = p0 - a; // FX1: start relative to the edge's first vertex
+    let u = tri.u[i].fx2(); // FX2: unit edge direction
+                            // FX2 (FX3 lowered one power, 2^-24 units): u x w, the start's
+                            // offset from the edge line, turned 90 degrees about u.
+    let am = u.cross(w).lower();
+    if am.to_array().iter().any(|x| x.abs() > bound2) {
+        return;
+    }
+    let aa = am.dot(am); // FX4: squared distance of the start from the line
+    if aa <= r4 {
+        // Starts inside the edge's cylinder: an overlap if beside the
+        // segment and in front.
+        edge_overlap(tri, i, p0, r, s0, aa, best);
+        return;
+    }
+    let bm = u.cross(v).lower(); // FX2: change of am over the step
+    let ab = am.dot(bm); // FX4
+    if ab >= Fx4::ZERO {
+        return; // moving away from the line, or along it
+    }
+    // Solve |am + t bm| = r without an FX8 discriminant: along bm's
+    // direction the offset is beta, across it sqrt(d2).
+    let len = bm.dot(bm).sqrt(); // FX2: |bm| (FX4 root)
+    if len <= Fx2::ZERO {
+        return;
+    }
+    let beta = ab / len; // FX4 / FX2 = FX2: am's component along bm (< 0)
+    let d2 = aa - beta * beta; // FX4: squared closest approach
+    let h2 = r4 - d2; // FX4
+    if h2.is_negative() {
+        return; // passes the line farther than r
+    }
+    let h = h2.sqrt() + Fx2::EPSILON; // FX2, rounded up: t errs early
+    let num = -beta - h; // FX2: t * len
+    if num > len {
+        return; // after the step
+    }
+    let t = fraction2(num, len); // FX2
+    if best.is_some_and(|b| t > b.t_fine) {
+        return;
+    }
+    let e = tri.edge(i); // FX1: the edge
+    let ee = e.dot(e); // FX2: |e|^2
+    let wt = w.map(Fx3::from) + v * t; // FX3: centre at t minus a, exact
+    let along = wt.dot(e); // FX4: position along the edge times |e|
+                           // An eighth of a raw step of slack beyond each end for the
+                           // rounding of t (FX4: 2^-15 units * |e|, |e| <= its L1 norm).
+    let e1 = e.raw().iter().map(|x| x.abs() as i64).sum::<i64>();
+    let tol = Fx4::from_raw(e1 << 21);
+    if along < -tol || along > ee.raise().raise() + tol {
+        return; // touches the line beyond the segment: a vertex's case
+    }
+    if !in_front(s0, sv, t) {
+        return;
+    }
+    let Some(normal) = edge_normal(u, wt.lower()) else {
+        return;
+    };
+    let center = at(p0, v, t); // FX1
+    keep(
+        best,
+        hit(
+            t,
+            center,
+            center - (normal * r).lower(),
+            normal,
+            Fx1::ZERO,
+            Feature::Edge(i as u8),
+        ),
+    );
+}
+
+/// A sphere that starts within `r` of edge `i`'s line (`aa`, FX4, the
+/// squared distance): an overlap if beside the segment and in front.
+#[cold]
+#[inline(never)]
+fn edge_overlap(
+    tri: &Triangle,
+    i: usize,
+    p0: Vec3,
+    r: Fx1,
+    s0: Fx3,
+    aa: Fx4,
+    best: &mut Option<Hit>,
+) {
+    let w = p0 - tri.v[i]; // FX1
+    let e = tri.edge(i); // FX1
+    let along = w.dot(e); // FX2: position along the edge times |e|
+    if along >= Fx2::ZERO && along <= e.dot(e) && s0 >= Fx3::ZERO {
+        let depth = r - aa.sqrt().lower(); // FX1 (FX4 -> FX2 root, lowered)
+        let normal = edge_normal(tri.u[i].fx2(), w.raise()).unwrap_or(tri.normal());
+        let center = p0 + (normal * depth).lower(); // FX1
         keep(
-            &mut best,
+            best,
             hit(
-                t,
+                Fx2::ZERO,
                 center,
                 center - (normal * r).lower(),
                 normal,
-                Fx1::ZERO,
+                depth,
                 Feature::Edge(i as u8),
             ),
         );
     }
-    let rr = r * r; // FX2: r^2
-    let vv = v.dot(v); // FX2: |v|^2
-    for i in 0..3 {
-        let a = tri.v[i];
-        let w = p0 - a; // FX1
-        if w.raw().iter().any(|&x| x.abs() > bound) {
-            continue;
+}
+
+/// Vertex `i` of [`sweep_features`], the start within `bound` of it per
+/// axis: keeps an earlier contact in `best`.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn sweep_vertex(
+    tri: &Triangle,
+    i: usize,
+    p0: Vec3,
+    v: Vec3,
+    r: Fx1,
+    s0: Fx3,
+    sv: Fx3,
+    best: &mut Option<Hit>,
+) {
+    let a = tri.v[i];
+    let w = p0 - a; // FX1
+    let ww = w.dot(w); // FX2: squared distance of the start
+    let c = ww - r * r; // FX2: minus r^2
+    if c <= Fx2::ZERO {
+        if s0 >= Fx3::ZERO {
+            vertex_overlap(tri, i, p0, r, ww, best);
         }
-        let ww = w.dot(w); // FX2: squared distance of the start
-        let c = ww - rr; // FX2
-        if c <= Fx2::ZERO {
-            if s0 >= Fx3::ZERO {
-                let depth = r - ww.sqrt(); // FX1
-                let normal = unit(raw3(w, |x| x.raw() as i64)).unwrap_or(tri.normal());
-                let center = p0 + (normal * depth).lower(); // FX1
-                keep(
-                    &mut best,
-                    hit(
-                        Fx2::ZERO,
-                        center,
-                        a,
-                        normal,
-                        depth,
-                        Feature::Vertex(i as u8),
-                    ),
-                );
-            }
-            continue;
-        }
-        let wv = w.dot(v); // FX2
-        if wv >= Fx2::ZERO {
-            continue;
-        }
-        let disc = wv * wv - vv * c; // FX4: quarter discriminant, exact
-        if disc.is_negative() {
-            continue;
-        }
-        let root = disc.sqrt() + Fx2::EPSILON; // FX2, rounded up
-        let num = -wv - root; // FX2: t * vv
-        if num > vv {
-            continue;
-        }
-        let t = fraction2(num, vv); // FX2
-        if best.is_some_and(|b| t > b.t_fine) {
-            continue;
-        }
-        if !in_front(s0, sv, t) {
-            continue;
-        }
-        let wt = w.map(Fx3::from) + v * t; // FX3: centre at t minus the vertex, exact
-        let Some(normal) = unit(raw3(wt, |x| x.raw())) else {
-            continue;
-        };
-        let center = at(p0, v, t); // FX1
-        keep(
-            &mut best,
-            hit(t, center, a, normal, Fx1::ZERO, Feature::Vertex(i as u8)),
-        );
+        return;
     }
-    best
+    let wv = w.dot(v); // FX2
+    if wv >= Fx2::ZERO {
+        return;
+    }
+    let vv = v.dot(v); // FX2: |v|^2
+    let disc = wv * wv - vv * c; // FX4: quarter discriminant, exact
+    if disc.is_negative() {
+        return;
+    }
+    let root = disc.sqrt() + Fx2::EPSILON; // FX2, rounded up
+    let num = -wv - root; // FX2: t * vv
+    if num > vv {
+        return;
+    }
+    let t = fraction2(num, vv); // FX2
+    if best.is_some_and(|b| t > b.t_fine) {
+        return;
+    }
+    if !in_front(s0, sv, t) {
+        return;
+    }
+    let wt = w.map(Fx3::from) + v * t; // FX3: centre at t minus the vertex, exact
+    let Some(normal) = unit(raw3(wt, |x| x.raw())) else {
+        return;
+    };
+    let center = at(p0, v, t); // FX1
+    keep(
+        best,
+        hit(t, center, a, normal, Fx1::ZERO, Feature::Vertex(i as u8)),
+    );
+}
+
+/// A sphere that starts within `r` of vertex `i` (`ww`, FX2, the squared
+/// distance), in front: pushed out along the offset.
+#[cold]
+#[inline(never)]
+fn vertex_overlap(tri: &Triangle, i: usize, p0: Vec3, r: Fx1, ww: Fx2, best: &mut Option<Hit>) {
+    let a = tri.v[i];
+    let w = p0 - a; // FX1
+    let depth = r - ww.sqrt(); // FX1
+    let normal = unit(raw3(w, |x| x.raw() as i64)).unwrap_or(tri.normal());
+    let center = p0 + (normal * depth).lower(); // FX1
+    keep(
+        best,
+        hit(
+            Fx2::ZERO,
+            center,
+            a,
+            normal,
+            depth,
+            Feature::Vertex(i as u8),
+        ),
+    );
 }
 
 #[inline]

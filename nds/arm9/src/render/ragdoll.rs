@@ -175,9 +175,9 @@ pub fn detail_for_rank(rank: usize) -> Lod {
 }
 
 /// Draws one character, with at most `max_detail`; returns the detail it
-/// was drawn at. In ITCM: the crowd scene calls it for every character.
+/// was drawn at. In cached main RAM: ITCM holds the physics, which costs
+/// more per frame (`make bench`).
 #[inline(never)]
-#[link_section = ".itcm.render_ragdoll"]
 pub fn draw(
     r: &Ragdoll,
     color: Rgb,
