@@ -12,34 +12,62 @@
 //! Contacts and limits have `lo = 0`; motors `+-tau_max dt`; friction
 //! `+-mu lambda_normal` (`friction_of` names the normal row).
 //!
-//! # Precision and ranges
-//! `J` is FX1 (unit directions, levers in m). Velocities are FX2, so
-//! `J v` is an exact FX3 sum. The velocity error is lowered to FX2 and
-//! clamped to `+-MAX_ERROR` (127 m/s or rad/s), the effective mass
-//! `1 / (J M^-1 J^T)` is FX2 clamped to `MAX_EFFECTIVE_MASS` (255 kg or
-//! kg m^2), so their FX4 product stays inside FX4's `+-32768`. The
-//! impulse is FX2 (6e-8 N s). `M^-1 J^T` is stored in FX1: a 100 kg
-//! body's `1/m` has 0.6 % rounding, which costs a little momentum
-//! exactness but no constraint accuracy (the iteration converges to
-//! `J v = target` whatever the effective mass, as long as it is positive).
+//! # Limits
+//! A buffer holds at most `R <= 65535` rows (indices are `u16`; a
+//! friction row names its normal row by index) and the solver takes at
+//! most [`MAX_BODIES`] bodies (`u8` indices, one slot per body in its
+//! velocity scratch).
+//!
+//! # The solve, in 32-bit integers
+//! [`Row`] is what the joints and contacts push (FX types). `solve`
+//! turns each into a [`Prepared`] row of plain `i32` once per step and
+//! sweeps those over an `i32` copy of the velocities, so that the inner
+//! loop is 32x32 multiplies (`smull`/`smlal` on the ARM9) with nothing
+//! spilled: the FX version spent ~1300 cycles per row update keeping
+//! 64-bit FX2 values on the stack.
+//!
+//! | value | format | range kept |
+//! |---|---|---|
+//! | velocity, spin (scratch) | Q24 `i32` (= FX2 raw) | +-128 m/s, saturating (caps are 60 and 100) |
+//! | `J` | Q12 (FX1) | unit directions, levers |
+//! | `M^-1 J^T` | Q12 (FX1) | as before |
+//! | target | Q24 | +-128 m/s, saturating |
+//! | velocity error | Q24 | clamped to `+-MAX_ERROR` |
+//! | effective mass | Q24 | clamped to `MAX_EFFECTIVE_MASS` (127) |
+//! | impulse, bounds | Q20 `i32` | +-[`UNBOUNDED`] (1024 N s), step 1e-6 N s |
+//!
+//! `J v` is an exact Q36 sum in `i64`; the impulse change is
+//! `err * m_eff` (Q48, exact) rounded to Q20; the velocity change
+//! `M^-1 J^T * d` is an exact Q32 product rounded to Q24, and added with
+//! saturation. `M^-1 J^T` in FX1 gives a 100 kg body's `1/m` 0.6 %
+//! rounding, which costs a little momentum exactness but no constraint
+//! accuracy (the iteration converges to `J v = target` whatever the
+//! effective mass, as long as it is positive).
 
 use crate::divsqrt::div_auto;
-use crate::fx::power::round_shr;
-use crate::fx::{Fx1, Fx2, Fx3, Fx4, Vec3};
+use crate::fx::power::{round_shr, saturate_i32};
+use crate::fx::{Fx1, Fx2, Fx3, Vec3};
 
 use super::body::{mul_mat_fx2, Body, STATIC};
 
 /// No friction row: the row's own bounds apply.
-pub const NO_NORMAL: u8 = u8::MAX;
+pub const NO_NORMAL: u16 = u16::MAX;
+
+/// The most bodies one solve takes (indices `0..MAX_BODIES`).
+pub const MAX_BODIES: usize = 64;
 
 /// Largest velocity error one row corrects per iteration (m/s or rad/s).
 pub const MAX_ERROR: Fx2 = Fx2::from_raw(127 << 24);
 
-/// Largest effective mass (kg or kg m^2).
-pub const MAX_EFFECTIVE_MASS: Fx2 = Fx2::from_raw(255 << 24);
+/// Largest effective mass (kg or kg m^2): its Q24 raw fits an `i32`.
+pub const MAX_EFFECTIVE_MASS: Fx2 = Fx2::from_raw(127 << 24);
 
-/// The largest impulse bound (N s): "unbounded".
-pub const UNBOUNDED: Fx2 = Fx2::from_raw(1 << 50);
+/// The largest impulse bound (N s): "unbounded". Q20 raw `2^30`, so that
+/// the difference of two clamped impulses fits an `i32`.
+pub const UNBOUNDED: Fx2 = Fx2::from_raw(1 << 34);
+
+/// Fraction bits of the solver's impulses.
+const LAMBDA_FRAC: u32 = 20;
 
 /// One constraint row.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -61,26 +89,14 @@ pub struct Row {
     /// Upper impulse bound.
     pub hi: Fx2,
     /// For a friction row, the index of its normal row, else [`NO_NORMAL`].
-    pub friction_of: u8,
+    pub friction_of: u16,
     /// Friction coefficient (friction rows only).
     pub mu: Fx1,
-    /// The accumulated impulse.
+    /// The accumulated impulse (after a solve: its result, Q20 precision).
     pub lambda: Fx2,
     /// Warm-start key: a row with the same bodies and key as one of the
     /// last step starts from that row's impulse (0: start from zero).
     pub key: u16,
-    /// Prepared: `M_a^-1` times the linear part (FX1).
-    m_lin_a: Vec3,
-    /// Prepared: `M_b^-1` times the linear part.
-    m_lin_b: Vec3,
-    /// Prepared: `I_a^-1 ang_a`.
-    m_ang_a: Vec3,
-    /// Prepared: `I_b^-1 ang_b`.
-    m_ang_b: Vec3,
-    /// Prepared: `1 / (J M^-1 J^T)`.
-    m_eff: Fx2,
-    /// Prepared: true when a linear part is present.
-    has_lin: bool,
 }
 
 impl Row {
@@ -98,12 +114,6 @@ impl Row {
         mu: Fx1::ZERO,
         lambda: Fx2::ZERO,
         key: 0,
-        m_lin_a: Vec3::ZERO,
-        m_lin_b: Vec3::ZERO,
-        m_ang_a: Vec3::ZERO,
-        m_ang_b: Vec3::ZERO,
-        m_eff: Fx2::ZERO,
-        has_lin: false,
     };
 
     /// A row with bounds `[lo, hi]` and no friction link.
@@ -153,82 +163,210 @@ impl Row {
         jv
     }
 
-    /// Computes `M^-1 J^T` and the effective mass.
-    fn prepare(&mut self, bodies: &[Body]) {
+    /// The row in solver form: `M^-1 J^T`, the effective mass, Q20 bounds.
+    fn prepare(&self, bodies: &[Body]) -> Prepared {
         let mut k = Fx3::ZERO;
         let lin = self.lin;
         let lin2 = lin.dot(lin);
-        let mut side = |i: u8, ang: Vec3| -> (Vec3, Vec3) {
+        let mut side = |i: u8, ang: Vec3, m: &mut [i32]| -> bool {
             match body(bodies, i) {
                 Some(b) => {
                     let m_ang = b.inv_inertia_world.mul_vec_exact(ang);
                     k += lin2 * b.inv_mass + ang.dot(m_ang);
-                    ((lin * b.inv_mass).lower(), m_ang.lower())
+                    let m_lin = (lin * b.inv_mass).lower();
+                    m[..3].copy_from_slice(&m_lin.to_array().map(Fx1::raw));
+                    m[3..].copy_from_slice(&m_ang.lower().to_array().map(Fx1::raw));
+                    true
                 }
-                None => (Vec3::ZERO, Vec3::ZERO),
+                None => false,
             }
         };
-        (self.m_lin_a, self.m_ang_a) = side(self.a, self.ang_a);
-        (self.m_lin_b, self.m_ang_b) = side(self.b, self.ang_b);
-        self.m_eff = if k.raw() <= 0 {
-            Fx2::ZERO
+        let mut m = [0i32; 12];
+        let (ma, mb) = m.split_at_mut(6);
+        let has_a = side(self.a, self.ang_a, ma);
+        let has_b = side(self.b, self.ang_b, mb);
+        let m_eff = if k.raw() <= 0 {
+            0
         } else {
             // 1/k: raw 2^60 / k_raw (k has 36 fraction bits, the result 24).
-            Fx2::from_raw(div_auto(1 << 60, k.raw())).min(MAX_EFFECTIVE_MASS)
+            div_auto(1 << 60, k.raw()).min(MAX_EFFECTIVE_MASS.raw()) as i32
         };
-        self.has_lin = self.lin != Vec3::ZERO;
-    }
-
-    /// One projected Gauss-Seidel update; `normal` is the impulse of the
-    /// normal row for a friction row.
-    #[inline]
-    fn solve(&mut self, bodies: &mut [Body], normal: Fx2) {
-        if self.friction_of != NO_NORMAL {
-            let limit = (normal * self.mu).lower();
-            self.lo = -limit;
-            self.hi = limit;
+        let has_lin = self.lin != Vec3::ZERO;
+        let mut j = [0i32; 9];
+        for (dst, v) in j
+            .chunks_exact_mut(3)
+            .zip([self.lin, self.ang_a, self.ang_b])
+        {
+            dst.copy_from_slice(&v.to_array().map(Fx1::raw));
         }
-        let jv = if self.has_lin {
-            self.velocity(bodies)
-        } else {
-            self.angular_velocity(bodies)
-        };
-        let err = (self.target.raise() - jv)
-            .lower()
-            .clamp(-MAX_ERROR, MAX_ERROR);
-        let d: Fx4 = err * self.m_eff;
-        let d = Fx2::from_raw(round_shr(d.raw(), 24));
-        let old = self.lambda;
-        self.lambda = (old + d).clamp(self.lo, self.hi);
-        let d = self.lambda - old;
-        if d == Fx2::ZERO {
-            return;
-        }
-        if let Some(b) = body_mut(bodies, self.a) {
-            if self.has_lin {
-                b.vel -= (self.m_lin_a * d).lower();
-            }
-            b.spin += (self.m_ang_a * d).lower();
-        }
-        if let Some(b) = body_mut(bodies, self.b) {
-            if self.has_lin {
-                b.vel += (self.m_lin_b * d).lower();
-            }
-            b.spin += (self.m_ang_b * d).lower();
+        Prepared {
+            j,
+            m,
+            target: saturate_i32(self.target.raw()),
+            m_eff,
+            lo: to_q20(self.lo),
+            hi: to_q20(self.hi),
+            lambda: to_q20(self.lambda),
+            mu: self.mu.raw(),
+            normal: self.friction_of,
+            a: self.a,
+            b: self.b,
+            flags: (has_a as u8) | (has_b as u8) << 1 | (has_lin as u8) << 2,
+            d_max: d_max(&m),
         }
     }
+}
 
-    /// `J v` for a row with no linear part.
-    #[inline]
-    fn angular_velocity(&self, bodies: &[Body]) -> Fx3 {
-        let mut jv = Fx3::ZERO;
-        if let Some(b) = body(bodies, self.a) {
-            jv += self.ang_a.dot(b.spin);
+/// An FX2 impulse (Q24) as a Q20 `i32` within `+-UNBOUNDED`.
+fn to_q20(x: Fx2) -> i32 {
+    let u = UNBOUNDED.raw() >> (24 - LAMBDA_FRAC);
+    round_shr(x.raw(), 24 - LAMBDA_FRAC).clamp(-u, u) as i32
+}
+
+/// Flag bits of [`Prepared`].
+const HAS_A: u8 = 1;
+const HAS_B: u8 = 2;
+const HAS_LIN: u8 = 4;
+
+/// A row in the solver's `i32` form (see the module docs for formats).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Prepared {
+    /// `J`: lin, ang_a, ang_b (Q12).
+    j: [i32; 9],
+    /// `M^-1 J^T`: lin_a, ang_a, lin_b, ang_b (Q12).
+    m: [i32; 12],
+    /// Target `J v` (Q24).
+    target: i32,
+    /// Effective mass (Q24).
+    m_eff: i32,
+    /// Impulse bounds and accumulated impulse (Q20).
+    lo: i32,
+    hi: i32,
+    lambda: i32,
+    /// Friction coefficient (Q12).
+    mu: i32,
+    /// Normal row of a friction row, or [`NO_NORMAL`].
+    normal: u16,
+    a: u8,
+    b: u8,
+    flags: u8,
+    /// The largest impulse change of one update (see [`d_max`]).
+    d_max: i32,
+}
+
+impl Prepared {
+    const ZERO: Prepared = Prepared {
+        j: [0; 9],
+        m: [0; 12],
+        target: 0,
+        m_eff: 0,
+        lo: 0,
+        hi: 0,
+        lambda: 0,
+        mu: 0,
+        normal: NO_NORMAL,
+        a: 0,
+        b: 0,
+        flags: 0,
+        d_max: 0,
+    };
+}
+
+/// Velocities in the solver's scratch: `[vx, vy, vz, wx, wy, wz]`, Q24.
+type Vel = [i32; 6];
+
+/// `sum j[k] * v[k]` over three components, exact (Q36).
+#[inline(always)]
+fn dot3(j: &[i32], v: &[i32]) -> i64 {
+    j[0] as i64 * v[0] as i64 + j[1] as i64 * v[1] as i64 + j[2] as i64 * v[2] as i64
+}
+
+/// `m * d` (Q12 * Q20) rounded to Q24, saturating (any `d`).
+#[inline(always)]
+fn scaled_saturating(m: i32, d: i32) -> i32 {
+    saturate_i32((m as i64 * d as i64 + (1 << 7)) >> 8)
+}
+
+/// `m * d` rounded to Q24 for `|d| <= Prepared::d_max`, where it fits.
+#[inline(always)]
+fn scaled(m: i32, d: i32) -> i32 {
+    ((m as i64 * d as i64 + (1 << 7)) >> 8) as i32
+}
+
+/// Adds `M^-1 J^T d` of row `r` to the scratch velocities (saturating),
+/// with `scale` the product above.
+#[inline(always)]
+fn apply_with(r: &Prepared, vel: &mut [Vel; MAX_BODIES], d: i32, scale: fn(i32, i32) -> i32) {
+    let lin = r.flags & HAS_LIN != 0;
+    if r.flags & HAS_A != 0 {
+        let v = &mut vel[r.a as usize % MAX_BODIES];
+        if lin {
+            for (v, &m) in v[..3].iter_mut().zip(&r.m[..3]) {
+                *v = v.saturating_sub(scale(m, d));
+            }
         }
-        if let Some(b) = body(bodies, self.b) {
-            jv += self.ang_b.dot(b.spin);
+        for (v, &m) in v[3..].iter_mut().zip(&r.m[3..6]) {
+            *v = v.saturating_add(scale(m, d));
         }
-        jv
+    }
+    if r.flags & HAS_B != 0 {
+        let v = &mut vel[r.b as usize % MAX_BODIES];
+        let from = if lin { 0 } else { 3 };
+        for (v, &m) in v[from..].iter_mut().zip(&r.m[6 + from..]) {
+            *v = v.saturating_add(scale(m, d));
+        }
+    }
+}
+
+/// The largest impulse change whose velocity changes `m * d` all stay
+/// below 2^31 Q24 (128 m/s or rad/s): `|m| < 2^L`, `|d| < 2^(39 - L)`.
+fn d_max(m: &[i32; 12]) -> i32 {
+    let big = m.iter().map(|x| x.unsigned_abs()).max().unwrap_or(0);
+    let bits = 32 - big.leading_zeros();
+    if bits <= 8 {
+        i32::MAX
+    } else {
+        (1 << (39 - bits)) - 1
+    }
+}
+
+/// One projected Gauss-Seidel update of row `r`; `normal` is the impulse
+/// of the normal row for a friction row (Q20).
+#[inline(always)]
+fn update(r: &mut Prepared, vel: &mut [Vel; MAX_BODIES], normal: i32) {
+    if r.normal != NO_NORMAL {
+        let limit = ((normal as i64 * r.mu as i64) >> 12).clamp(0, i32::MAX as i64) as i32;
+        r.lo = -limit;
+        r.hi = limit;
+    }
+    let lin = r.flags & HAS_LIN != 0;
+    let mut jv = 0i64;
+    if r.flags & HAS_A != 0 {
+        let v = &vel[r.a as usize % MAX_BODIES];
+        jv += dot3(&r.j[3..6], &v[3..]);
+        if lin {
+            jv -= dot3(&r.j[..3], &v[..3]);
+        }
+    }
+    if r.flags & HAS_B != 0 {
+        let v = &vel[r.b as usize % MAX_BODIES];
+        jv += dot3(&r.j[6..], &v[3..]);
+        if lin {
+            jv += dot3(&r.j[..3], &v[..3]);
+        }
+    }
+    // Q36 -> Q24, rounded half up (deterministic; the bias is 2^-25 m/s).
+    let err = (((r.target as i64) << 12) - jv + (1 << 11)) >> 12;
+    let max = MAX_ERROR.raw();
+    let err = err.clamp(-max, max);
+    // Q24 * Q24 = Q48 -> Q20.
+    let d = ((err * r.m_eff as i64 + (1 << 27)) >> 28).clamp(-r.d_max as i64, r.d_max as i64);
+    let old = r.lambda;
+    let new = (old as i64 + d).clamp(r.lo as i64, r.hi as i64) as i32;
+    r.lambda = new;
+    if new != old {
+        // |new - old| <= d_max: the products fit without saturating.
+        apply_with(r, vel, new - old, scaled);
     }
 }
 
@@ -238,15 +376,6 @@ fn body(bodies: &[Body], i: u8) -> Option<&Body> {
         None
     } else {
         bodies.get(i as usize).filter(|b| !b.is_static())
-    }
-}
-
-#[inline]
-fn body_mut(bodies: &mut [Body], i: u8) -> Option<&mut Body> {
-    if i == STATIC {
-        None
-    } else {
-        bodies.get_mut(i as usize).filter(|b| !b.is_static())
     }
 }
 
@@ -278,6 +407,10 @@ pub struct Rows<const R: usize> {
     len: usize,
     prev: [Remembered; R],
     prev_len: usize,
+    /// The rows in solver form (filled by `solve`).
+    prepared: [Prepared; R],
+    /// The velocity scratch of `solve`.
+    vel: [Vel; MAX_BODIES],
     /// Rows that did not fit this step (a sign the capacity is too low).
     pub dropped: u16,
     /// Fraction of the last impulse a warm start reuses (1: measured in
@@ -294,13 +427,18 @@ impl<const R: usize> Default for Rows<R> {
 
 impl<const R: usize> Rows<R> {
     /// No rows and nothing remembered (a `const`, for statics).
-    pub const EMPTY: Rows<R> = Rows {
-        rows: [Row::ZERO; R],
-        len: 0,
-        prev: [Remembered::ZERO; R],
-        prev_len: 0,
-        dropped: 0,
-        warm_fraction: crate::fx!(1.0),
+    pub const EMPTY: Rows<R> = {
+        assert!(R < NO_NORMAL as usize, "row indices are u16");
+        Rows {
+            rows: [Row::ZERO; R],
+            len: 0,
+            prev: [Remembered::ZERO; R],
+            prev_len: 0,
+            prepared: [Prepared::ZERO; R],
+            vel: [[0; 6]; MAX_BODIES],
+            dropped: 0,
+            warm_fraction: crate::fx!(1.0),
+        }
     };
 
     /// Remembers this step's keyed impulses, then empties the list.
@@ -328,8 +466,8 @@ impl<const R: usize> Rows<R> {
     }
 
     /// Adds a row; returns its index, or `None` (and counts it) when full.
-    pub fn push(&mut self, mut row: Row) -> Option<u8> {
-        if self.len >= R || self.len >= NO_NORMAL as usize {
+    pub fn push(&mut self, mut row: Row) -> Option<u16> {
+        if self.len >= R {
             self.dropped = self.dropped.saturating_add(1);
             return None;
         }
@@ -340,7 +478,7 @@ impl<const R: usize> Rows<R> {
         };
         self.rows[self.len] = row;
         self.len += 1;
-        Some((self.len - 1) as u8)
+        Some((self.len - 1) as u16)
     }
 
     /// The last impulse of the row like `row`, scaled, or zero. The search
@@ -351,13 +489,15 @@ impl<const R: usize> Rows<R> {
             return Fx2::ZERO;
         }
         let start = self.len.min(n - 1);
-        for k in 0..n {
-            let p = &self.prev[(start + k) % n];
-            if p.key == row.key && p.a == row.a && p.b == row.b {
-                return (p.lambda * self.warm_fraction).lower();
-            }
+        let prev = &self.prev[..n];
+        let found = prev[start..]
+            .iter()
+            .chain(&prev[..start])
+            .find(|p| p.key == row.key && p.a == row.a && p.b == row.b);
+        match found {
+            Some(p) => (p.lambda * self.warm_fraction).lower(),
+            None => Fx2::ZERO,
         }
-        Fx2::ZERO
     }
 
     /// The rows of this step.
@@ -381,41 +521,56 @@ impl<const R: usize> Rows<R> {
     }
 
     /// Prepares every row, applies warm-start impulses, then runs
-    /// `iterations` Gauss-Seidel sweeps in order.
+    /// `iterations` Gauss-Seidel sweeps in order. Bodies from index
+    /// [`MAX_BODIES`] on are not solved (a world holds at most that many).
     #[inline(never)]
     pub fn solve(&mut self, bodies: &mut [Body], iterations: u8) {
-        let rows = &mut self.rows[..self.len];
-        for r in rows.iter_mut() {
-            r.prepare(bodies);
-            if r.lambda != Fx2::ZERO {
-                let l = r.lambda;
-                r.lambda = Fx2::ZERO;
-                apply(r, bodies, l);
+        let n = bodies.len().min(MAX_BODIES);
+        for (v, b) in self.vel.iter_mut().zip(&bodies[..n]) {
+            let [x, y, z] = b.vel.to_array().map(|c| saturate_i32(c.raw()));
+            let [p, q, r] = b.spin.to_array().map(|c| saturate_i32(c.raw()));
+            *v = [x, y, z, p, q, r];
+        }
+        let len = self.len;
+        let bodies_ro: &[Body] = &bodies[..n];
+        for (p, r) in self.prepared[..len].iter_mut().zip(&self.rows[..len]) {
+            *p = r.prepare(bodies_ro);
+            let l = p.lambda.clamp(p.lo, p.hi);
+            p.lambda = l;
+            if l != 0 {
+                apply_with(p, &mut self.vel, l, scaled_saturating);
             }
         }
-        for _ in 0..iterations {
-            for i in 0..rows.len() {
-                let normal = match rows[i].friction_of {
-                    NO_NORMAL => Fx2::ZERO,
-                    n => rows[n as usize].lambda,
-                };
-                rows[i].solve(bodies, normal);
+        sweep(&mut self.prepared[..len], &mut self.vel, iterations);
+        for (r, p) in self.rows[..len].iter_mut().zip(&self.prepared[..len]) {
+            // A row held at a bound reports the bound itself (friction
+            // bounds are set in the sweep, so they stay in Q20).
+            r.lambda = match p.lambda {
+                l if l == p.hi && r.friction_of == NO_NORMAL => r.hi,
+                l if l == p.lo && r.friction_of == NO_NORMAL => r.lo,
+                l => Fx2::from_raw((l as i64) << (24 - LAMBDA_FRAC)),
+            };
+        }
+        for (b, v) in bodies[..n].iter_mut().zip(&self.vel) {
+            if !b.is_static() {
+                b.vel = Vec3::new(v[0], v[1], v[2]).map(|c| Fx2::from_raw(c as i64));
+                b.spin = Vec3::new(v[3], v[4], v[5]).map(|c| Fx2::from_raw(c as i64));
             }
         }
     }
 }
 
-/// Applies impulse `l` of row `r` (used to warm start).
-fn apply(r: &mut Row, bodies: &mut [Body], l: Fx2) {
-    let l = l.clamp(r.lo, r.hi);
-    r.lambda = l;
-    if let Some(b) = body_mut(bodies, r.a) {
-        b.vel -= (r.m_lin_a * l).lower();
-        b.spin += (r.m_ang_a * l).lower();
-    }
-    if let Some(b) = body_mut(bodies, r.b) {
-        b.vel += (r.m_lin_b * l).lower();
-        b.spin += (r.m_ang_b * l).lower();
+/// The Gauss-Seidel sweeps: the solver's inner loop.
+#[inline(never)]
+fn sweep(rows: &mut [Prepared], vel: &mut [Vel; MAX_BODIES], iterations: u8) {
+    for _ in 0..iterations {
+        for i in 0..rows.len() {
+            let normal = match rows[i].normal {
+                NO_NORMAL => 0,
+                n => rows.get(n as usize).map_or(0, |r| r.lambda),
+            };
+            update(&mut rows[i], vel, normal);
+        }
     }
 }
 

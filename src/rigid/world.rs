@@ -18,7 +18,7 @@ use super::contact::{box_box, box_plane, ContactSettings, Plane};
 use super::integrate::{apply_gravity, damp, integrate};
 use super::joint::Joint;
 use super::motor::push_motor_rows;
-use super::row::Rows;
+use super::row::{Rows, MAX_BODIES};
 
 /// The phases of a step, for timing (a character's control comes first).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,6 +101,10 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
     /// (the row buffer is most of it) starts as a static built from this,
     /// then [`World::reset`] and `add_*` fill it in place.
     pub const fn empty(settings: Settings) -> Self {
+        assert!(
+            B <= MAX_BODIES,
+            "the solver takes at most MAX_BODIES bodies"
+        );
         World {
             bodies: [Body::PLACEHOLDER; B],
             n_bodies: 0,
