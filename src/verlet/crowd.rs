@@ -151,16 +151,21 @@ pub fn separate_ragdolls<const N: usize, const C: usize>(
     moving: u64,
 ) -> usize {
     let mut pairs = 0;
+    // Each ragdoll's bounds once per pass (a push refreshes the pair's
+    // two), not once per pair: with 64 ragdolls that was 2016 x 15
+    // particles per substep.
+    for r in crowd.iter_mut().flatten() {
+        r.crowd_box = bounds(r);
+    }
     for i in 0..crowd.len() {
         let (head, tail) = crowd.split_at_mut(i + 1);
         let Some(a) = head[i].as_mut() else { continue };
         let a_moves = moving >> i & 1 != 0;
-        let mut box_a = bounds(a);
         for (j, slot) in tail.iter_mut().enumerate() {
             let j = i + 1 + j;
             let Some(b) = slot.as_mut() else { continue };
             let b_moves = moving >> j & 1 != 0;
-            if !(a_moves || b_moves) || !overlap(&box_a, &bounds(b)) {
+            if !(a_moves || b_moves) || !overlap(&a.crowd_box, &b.crowd_box) {
                 continue;
             }
             let n = separate_pair(a, a_moves, b, b_moves);
@@ -173,14 +178,14 @@ pub fn separate_ragdolls<const N: usize, const C: usize>(
                 if !b_moves {
                     b.wake();
                 }
-                box_a = bounds(a);
+                a.crowd_box = bounds(a);
+                b.crowd_box = bounds(b);
             }
         }
     }
     pairs
 }
 
-/// The particle pairs of `a` and `b` that overlap, pushed apart.
 fn separate_pair<const N: usize, const C: usize>(
     a: &mut Ragdoll<N, C>,
     a_moves: bool,

@@ -42,6 +42,9 @@ pub struct Ragdoll<const N: usize = 16, const C: usize = 40> {
     still_frames: u8,
     /// Asleep: [`Ragdoll::step_in_world`] leaves it as it is.
     asleep: bool,
+    /// Raw FX1 bounds (particles and radii) as the crowd's pair test last
+    /// measured them: once per pass, and again after a push, not per pair.
+    pub(super) crowd_box: ([i32; 3], [i32; 3]),
 }
 
 /// A ragdoll in a world falls asleep after [`SLEEP_FRAMES`] frames in
@@ -89,6 +92,7 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
             any_pinned,
             still_frames: 0,
             asleep: false,
+            crowd_box: ([i32::MAX; 3], [i32::MIN; 3]),
         }
     }
 

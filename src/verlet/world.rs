@@ -60,14 +60,18 @@ impl<const N: usize> WorldContacts<N> {
     pub fn broad_phase(&mut self, world: &CollisionWorld, p: &Particles<N>) {
         let (cur, prev, radius) = (p.positions(), p.prev_positions(), p.radii());
         let w = p.inv_masses();
-        // Raw FX1: the box around every free particle's reach box.
+        // Raw FX1 reach boxes of the free particles (pinned ones get an
+        // empty box), and the box around them all.
+        let mut boxes = [([i32::MAX; 3], [i32::MIN; 3]); N];
         let (mut lo, mut hi) = ([i32::MAX; 3], [i32::MIN; 3]);
-        for i in (0..w.len()).filter(|&i| w[i] != Fx1::ZERO) {
-            let (a, b) = reach_box(prev[i], cur[i], radius[i]);
-            let (a, b) = (a.raw(), b.raw());
-            for k in 0..3 {
-                lo[k] = lo[k].min(a[k]);
-                hi[k] = hi[k].max(b[k]);
+        for (i, (b, &wi)) in boxes.iter_mut().zip(w).enumerate() {
+            if wi != Fx1::ZERO {
+                let (a, c) = reach_box(prev[i], cur[i], radius[i]);
+                *b = (a.raw(), c.raw());
+                for k in 0..3 {
+                    lo[k] = lo[k].min(b.0[k]);
+                    hi[k] = hi[k].max(b.1[k]);
+                }
             }
         }
         if lo[0] > hi[0] {
@@ -85,26 +89,36 @@ impl<const N: usize> WorldContacts<N> {
             }
             near += 1;
         });
-        for (i, &wi) in w.iter().enumerate() {
-            self.count[i] = if wi == Fx1::ZERO {
-                0
-            } else if near > RAGDOLL_CANDIDATES {
-                let n = gather_candidates(world, prev[i], cur[i], radius[i], &mut self.ids[i]);
-                n.min(u16::MAX as usize) as u16
-            } else {
-                let (lo, hi) = reach_box(prev[i], cur[i], radius[i]);
-                let (lo, hi) = (lo.raw(), hi.raw());
-                let mut n = 0usize;
-                for &ix in &self.near[..near] {
-                    if world.tris[ix as usize].overlaps_box(&lo, &hi) {
-                        if let Some(slot) = self.ids[i].get_mut(n) {
-                            *slot = ix;
-                        }
-                        n += 1;
+        if near > RAGDOLL_CANDIDATES {
+            // A dense spot: each particle queries the tree itself.
+            for (i, &wi) in w.iter().enumerate() {
+                self.count[i] = if wi == Fx1::ZERO {
+                    0
+                } else {
+                    let n = gather_candidates(world, prev[i], cur[i], radius[i], &mut self.ids[i]);
+                    n.min(u16::MAX as usize) as u16
+                };
+            }
+            return;
+        }
+        // Each near triangle's bounds, computed once, against every
+        // particle's box. Triangles outer, in tree order, so that each
+        // particle's list is in tree order.
+        let mut count = [0usize; N];
+        for &ix in &self.near[..near] {
+            let (tlo, thi) = world.tris[ix as usize].bounds();
+            let (tlo, thi) = (tlo.raw(), thi.raw());
+            for (i, (lo, hi)) in boxes.iter().enumerate() {
+                if (0..3).all(|k| tlo[k] <= hi[k] && thi[k] >= lo[k]) {
+                    if let Some(slot) = self.ids[i].get_mut(count[i]) {
+                        *slot = ix;
                     }
+                    count[i] += 1;
                 }
-                n as u16
-            };
+            }
+        }
+        for (c, n) in self.count.iter_mut().zip(count) {
+            *c = n as u16;
         }
     }
 
