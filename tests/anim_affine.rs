@@ -185,3 +185,83 @@ fn expand_and_palette_match_the_fx_reference_bit_for_bit() {
         }
     }
 }
+
+#[test]
+fn small_translations_round_ties_and_saturate_as_the_fx_types_do() {
+    // Linear entries of 0, ±1 and ±2048 make products land on exact ties
+    // (k + 1/2 steps) often; left-hand translations near zero make the
+    // totals change sign there, and near the FX1 limits saturate.
+    let mut rng = Rng(0x71e5);
+    let mut ties = 0;
+    for _ in 0..CASES * 5 {
+        let mut e = || [0, 1, -1, 2048, -2048][(rng.next_u64() % 5) as usize];
+        let lin = Mat3::from_cols(
+            Vec3::from_raw(e(), e(), e()),
+            Vec3::from_raw(e(), e(), e()),
+            Vec3::from_raw(e(), e(), e()),
+        );
+        let mut near = || match rng.next_u64() % 4 {
+            0 => i32::MAX - (rng.next_u64() % 4) as i32,
+            1 => i32::MIN + (rng.next_u64() % 4) as i32,
+            _ => (rng.next_u64() % 7) as i32 - 3,
+        };
+        let a = Mat4x3::new(lin, Vec3::from_raw(near(), near(), near()));
+        let rot = rng.quat().to_mat3();
+        let mut s = || (rng.next_u64() % (1 << 16)) as i32 - (1 << 15) + 1;
+        let b = Mat4x3::new(rot, Vec3::from_raw(s(), s(), s()));
+        let words = a.to_gx_4x3();
+        let t = b.trans.raw();
+        for i in 0..3 {
+            let p = words[i] * t[0] + words[3 + i] * t[1] + words[6 + i] * t[2];
+            ties += (p & 0xfff == 0x800) as u32;
+        }
+        assert_eq!(affine::mul(&a, &b), a * b, "{a:?} * {b:?}");
+    }
+    assert!(ties > 1000, "only {ties} ties exercised");
+}
+
+#[test]
+fn fused_expand_palette_matches_the_two_passes() {
+    use dsphys::anim::humanoid::{HUMANOID, HUMANOID_WALK};
+    use dsphys::anim::{expand, expand_palette, sample_clip, skinning_palette};
+    use dsphys::anim::{JointPose, MAX_JOINTS};
+    let n = HUMANOID.len();
+    let mut rng = Rng(0xf05e);
+    for f in 0..300u32 {
+        let mut local = [JointPose::IDENTITY; MAX_JOINTS];
+        sample_clip(
+            &HUMANOID,
+            &HUMANOID_WALK,
+            secs(f as f64 / 30.0),
+            &mut local[..n],
+        );
+        let root = Mat4x3::new(rng.quat().to_mat3(), translation(&mut rng));
+        // Some joints given (as brads are), with arbitrary rotations.
+        let given = (rng.next_u64() as u32) & ((1 << n) - 1);
+        let mut model = [Mat4x3::IDENTITY; MAX_JOINTS];
+        for (i, m) in model[..n].iter_mut().enumerate() {
+            if given & (1 << i) != 0 {
+                *m = Mat4x3::new(rng.quat().to_mat3(), rng.point(8.0));
+            }
+        }
+        let (mut m2, mut p1, mut p2) = (
+            model,
+            [Mat4x3::IDENTITY; MAX_JOINTS],
+            [Mat4x3::IDENTITY; MAX_JOINTS],
+        );
+        expand(HUMANOID.parents, &local[..n], &root, given, &mut model[..n]);
+        skinning_palette(&model[..n], HUMANOID.inverse_bind, &mut p1[..n]);
+        let ib = HUMANOID.inverse_bind;
+        expand_palette(
+            HUMANOID.parents,
+            &local[..n],
+            &root,
+            given,
+            ib,
+            &mut m2[..n],
+            &mut p2[..n],
+        );
+        assert_eq!(&model[..n], &m2[..n], "frame {f}");
+        assert_eq!(&p1[..n], &p2[..n], "frame {f}");
+    }
+}

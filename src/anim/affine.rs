@@ -11,8 +11,12 @@
 //! - ties away from zero is `(x + half - (x < 0)) >> shift`: one add of
 //!   the sign word (`add r, r, r, asr #31`) over plain round-half-up.
 //!
-//! Translations stay in `i64` (a point can be anywhere in the FX1 range)
-//! and saturate as the FX types do.
+//! A translation entry is `i64` in general (a point can be anywhere in
+//! the FX1 range) and saturates as the FX types do. When the right-hand
+//! translation is below 8 m (bone offsets, inverse binds: all but the
+//! root's), the products fit an `i32` and the left-hand translation is
+//! added after rounding, with the one tie case that then differs fixed
+//! up (`trans_small`): the same bits, without `smull`/`smlal`.
 //!
 //! Every model matrix is a product of rotations (unit quaternions, brads,
 //! the rigid inverse binds `assetc` checks) and the placement, whose
@@ -59,11 +63,33 @@ fn from_words(w: [i32; 12]) -> Mat4x3 {
     )
 }
 
+/// Translation components below this (raw FX1, 8 m) take the `i32`
+/// path of [`mul_words`]: three products of at most `2^14 * 2^15` sum
+/// below `2^31`.
+const SMALL_TRANS: u32 = 1 << 15;
+
+/// One translation entry `round(p + ta * 2^12) >> 12`, saturated, where
+/// `p = a0 t0 + a1 t1 + a2 t2` fits an `i32` (`t` below [`SMALL_TRANS`]).
+///
+/// Adding a multiple of `2^12` commutes with rounding half up, and half
+/// up is ties away from zero except at a tie whose total is negative,
+/// which is then one lower: `q + ta - 1/2 < 0` is `q + ta <= 0`.
+#[inline(always)]
+fn trans_small(p: i32, ta: i32) -> i32 {
+    let r = ((p + (1 << 11)) >> 12).saturating_add(ta);
+    if p & 0xfff == 0x800 && r <= 0 {
+        r.saturating_sub(1)
+    } else {
+        r
+    }
+}
+
 /// `a * [r | t]` from raw words (`a` 12 words, `r` 9 words column by
 /// column, `t` 3 words): the same bits as `Mat4x3 * Mat4x3` when both
-/// linear parts are within [`LINEAR_LIMIT`].
+/// linear parts are within [`LINEAR_LIMIT`]. Translations within
+/// [`SMALL_TRANS`] (bone offsets, inverse binds) stay in `i32`.
 #[inline(always)]
-fn mul_words(a: &[i32; 12], r: &[i32; 9], t: &[i32; 3]) -> Mat4x3 {
+fn mul_words(a: &[i32; 12], r: &[i32; 9], t: &[i32; 3]) -> [i32; 12] {
     let mut out = [0i32; 12];
     for j in 0..3 {
         let (b0, b1, b2) = (r[3 * j], r[3 * j + 1], r[3 * j + 2]);
@@ -71,12 +97,19 @@ fn mul_words(a: &[i32; 12], r: &[i32; 9], t: &[i32; 3]) -> Mat4x3 {
             out[3 * j + i] = round12(a[i] * b0 + a[3 + i] * b1 + a[6 + i] * b2);
         }
     }
-    let (t0, t1, t2) = (t[0] as i64, t[1] as i64, t[2] as i64);
-    for i in 0..3 {
-        let p = a[i] as i64 * t0 + a[3 + i] as i64 * t1 + a[6 + i] as i64 * t2;
-        out[9 + i] = round12_sat(p + ((a[9 + i] as i64) << 12));
+    if (t[0].unsigned_abs() | t[1].unsigned_abs() | t[2].unsigned_abs()) < SMALL_TRANS {
+        for i in 0..3 {
+            let p = a[i] * t[0] + a[3 + i] * t[1] + a[6 + i] * t[2];
+            out[9 + i] = trans_small(p, a[9 + i]);
+        }
+    } else {
+        let (t0, t1, t2) = (t[0] as i64, t[1] as i64, t[2] as i64);
+        for i in 0..3 {
+            let p = a[i] as i64 * t0 + a[3 + i] as i64 * t1 + a[6 + i] as i64 * t2;
+            out[9 + i] = round12_sat(p + ((a[9 + i] as i64) << 12));
+        }
     }
-    from_words(out)
+    out
 }
 
 /// `a * b`, the same bits as `a * b` on the FX types when both linear
@@ -89,7 +122,7 @@ pub fn mul(a: &Mat4x3, b: &Mat4x3) -> Mat4x3 {
     );
     let (a, b) = (words(a), words(b));
     let r = [b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8]];
-    mul_words(&a, &r, &[b[9], b[10], b[11]])
+    from_words(mul_words(&a, &r, &[b[9], b[10], b[11]]))
 }
 
 /// `a * [q | t]`: the same bits as `a * Mat4x3::new(q.to_mat3(), t)`,
@@ -97,7 +130,7 @@ pub fn mul(a: &Mat4x3, b: &Mat4x3) -> Mat4x3 {
 #[inline]
 pub fn mul_pose(a: &Mat4x3, q: Quat, t: Vec3) -> Mat4x3 {
     debug_assert!(within_limit(a), "affine::mul_pose: linear part beyond ±4");
-    mul_words(&words(a), &rot_words(q), &t.raw())
+    from_words(mul_words(&words(a), &rot_words(q), &t.raw()))
 }
 
 /// The rotation matrix of `q`, column by column in raw FX1: the same bits

@@ -5,6 +5,7 @@ use crate::divsqrt::div_auto;
 use crate::fx::{Fx1, Fx2};
 
 use super::def::JointPose;
+use super::qlerp::nlerp;
 use super::sample::lerp_vec;
 
 /// `out[i] = a[i]` mixed towards `b[i]` by `w` in `[0, 1]` (clamped):
@@ -25,7 +26,7 @@ pub fn blend_poses(a: &[JointPose], b: &[JointPose], w: Fx1, out: &mut [JointPos
     }
     for i in 0..n {
         out[i] = JointPose {
-            rot: a[i].rot.nlerp(b[i].rot, w),
+            rot: nlerp(a[i].rot, b[i].rot, w),
             trans: lerp_vec(a[i].trans, b[i].trans, w),
         };
     }

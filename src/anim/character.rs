@@ -8,7 +8,7 @@ use crate::verlet::Fnv1a;
 
 use super::brad::{BradTable, BradTableDef};
 use super::def::{Clip, JointPose, Skeleton};
-use super::expand::{expand, skinning_palette};
+use super::expand::expand_palette;
 use super::sample::sample_clip;
 
 /// A character: skeleton, local pose, model-space matrices (world, when
@@ -66,16 +66,13 @@ impl<'a, const J: usize, const B: usize> Character<'a, J, B> {
     /// Expand and palette from the local pose alone.
     pub fn pose_from_animation(&mut self) {
         let n = self.joints();
-        expand(
+        expand_palette(
             self.skeleton.parents,
             &self.local[..n],
             &self.placement,
             0,
-            &mut self.model[..n],
-        );
-        skinning_palette(
-            &self.model[..n],
             self.skeleton.inverse_bind,
+            &mut self.model[..n],
             &mut self.palette[..n],
         );
     }
@@ -87,16 +84,13 @@ impl<'a, const J: usize, const B: usize> Character<'a, J, B> {
         let n = self.joints();
         self.brads.build(x);
         let given = self.brads.inject(&mut self.model[..n]);
-        expand(
+        expand_palette(
             self.skeleton.parents,
             &self.local[..n],
             &self.placement,
             given,
-            &mut self.model[..n],
-        );
-        skinning_palette(
-            &self.model[..n],
             self.skeleton.inverse_bind,
+            &mut self.model[..n],
             &mut self.palette[..n],
         );
     }

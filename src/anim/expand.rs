@@ -56,6 +56,38 @@ pub fn skinning_palette(model: &[Mat4x3], inverse_bind: &[Mat4x3], palette: &mut
     }
 }
 
+/// [`expand`] and [`skinning_palette`] in one pass over the joints
+/// (parents first): each joint's model matrix is built and at once
+/// multiplied by its inverse bind, while both are at hand. The same bits
+/// as the two passes.
+#[inline(never)]
+pub fn expand_palette(
+    parents: &[u8],
+    local: &[JointPose],
+    root: &Mat4x3,
+    given: u32,
+    inverse_bind: &[Mat4x3],
+    model: &mut [Mat4x3],
+    palette: &mut [Mat4x3],
+) {
+    let root = affine::clamp_placement(root);
+    let n = parents.len();
+    let (local, ib) = (&local[..n], &inverse_bind[..n]);
+    let (model, palette) = (&mut model[..n], &mut palette[..n]);
+    for i in 0..n {
+        if given & (1 << i) == 0 {
+            let p = parents[i];
+            let parent = if p == NO_PARENT {
+                &root
+            } else {
+                &model[p as usize]
+            };
+            model[i] = affine::mul_pose(parent, local[i].rot, local[i].trans);
+        }
+        palette[i] = affine::mul(&model[i], &ib[i]);
+    }
+}
+
 /// The inverse of [`expand`]: `local[i] = model[parent]^-1 * model[i]`,
 /// with the rotation read back as a quaternion. The model matrices must be
 /// rigid (rotations up to FX1 rounding), which expanded poses and brad

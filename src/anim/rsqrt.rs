@@ -61,6 +61,17 @@ fn inv_sqrt(m: u64) -> i32 {
     ((y0 as u64 * f as u64) >> 31).min(i32::MAX as u64) as i32
 }
 
+/// `2^61 / sqrt(m)` for `m` in `[2^60, 2^62)` to about `2^-29`: [`inv_sqrt`]
+/// and a second Newton step (for Q30 quaternions, whose steps are `2^-30`).
+#[inline(always)]
+pub(crate) fn inv_sqrt_fine(m: u64) -> i32 {
+    let y = inv_sqrt(m) as u64;
+    let y2 = ((y * y) >> 31) as u32;
+    let t = ((m >> 30) as u32 as u64 * y2 as u64) >> 31;
+    let f = (3u64 << 30).saturating_sub(t) as u32;
+    ((y * f as u64) >> 31).min(i32::MAX as u64) as i32
+}
+
 /// `c * 2^12 / |c|` per component, rounded to nearest (ties away from
 /// zero), or `None` for zero. Components must be within `±2^29`.
 #[inline]
