@@ -12,4 +12,5 @@ pub mod floatref;
 pub mod fx;
 pub mod rigid;
 pub mod scenario;
+pub mod soak;
 pub mod verlet;

@@ -10,6 +10,7 @@ mod kdtree;
 mod kernels;
 mod motor;
 mod precision;
+mod soak;
 
 use crate::console::draw_text;
 use crate::hw::once::TakeOnce;
@@ -92,6 +93,7 @@ fn all_figures(mb: &mut Mailbox, ragdoll: &mut RagdollWorkload) {
     memory_layout(mb);
     divider(mb);
     fx_ops(mb);
+    soak::figures(mb);
 }
 
 /// The bench ROM built with the engine's loops left in main RAM: the

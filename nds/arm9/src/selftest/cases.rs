@@ -12,6 +12,9 @@ use anim_cases::{anim_brads_hash, anim_expand_hash};
 #[path = "rigid_cases.rs"]
 mod rigid_cases;
 use rigid_cases::{mine_crawl_hash, mine_recover_hash};
+#[path = "soak_case.rs"]
+mod soak_case;
+use soak_case::soak_short;
 
 /// Each test is named after its function.
 macro_rules! tests {
@@ -33,6 +36,7 @@ pub const ALL: &[Test] = tests![
     anim_brads_hash,
     mine_crawl_hash,
     mine_recover_hash,
+    soak_short,
 ];
 
 macro_rules! check {
