@@ -150,6 +150,7 @@ runner-test: venv melonds
 emu-test: roms venv melonds
 	$(RUNNER) --rom $(ROM_DIR)/ragdoll-test.nds --emulator $(EMULATORS) --frames 2400
 	$(RUNNER) --rom $(ROM_DIR)/ragdoll-panic.nds --emulator $(EMULATORS) --expect-panic --frames 120 \
+	  --expect-message "stack overflow" \
 	  --screenshots $(TARGET)/screenshots/panic
 	$(RUNNER) --rom $(ROM_DIR)/ragdoll.nds --emulator $(EMULATORS) --mode profile --frames 120
 	$(PY) nds/runner/scenes.py --rom $(ROM_DIR)/ragdoll.nds --emulator $(EMULATORS) \

@@ -65,6 +65,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help="write mailbox host_command word I after boot (repeatable, or I=V,I=V)")
     p.add_argument("--expect-panic", action="store_true",
                    help="the ROM is meant to panic: a panic passes, anything else fails")
+    p.add_argument("--expect-message", metavar="TEXT",
+                   help="with --expect-panic: the panic message must contain TEXT")
     args = p.parse_args(argv)
     if args.frames is not None and args.frames <= 0:
         p.error("--frames must be positive")
@@ -155,8 +157,13 @@ def report_run(result: session.RunResult, mode: str, args: argparse.Namespace,
     if panicked:
         print(f"{tag} PANIC: {box.panic_message or '(no message)'}")
         if args.expect_panic:
-            print(f"{tag} PASS expected_panic")
-            tally.passed += 1
+            wanted = args.expect_message
+            if wanted is None or wanted in (box.panic_message or ""):
+                print(f"{tag} PASS expected_panic")
+                tally.passed += 1
+            else:
+                print(f"{tag} FAIL expected_panic: the message lacks {wanted!r}")
+                tally.failed += 1
             shown, detail = screens.panic_screen_shown(result.screenshot)
             print(f"{tag} {'PASS' if shown else 'FAIL'} panic_on_screen  ({detail})")
             if shown:

@@ -38,11 +38,15 @@ mod selftest;
 extern "C" fn rust_start() -> ! {
     hw::timer::start_cycle_clock();
     hw::video::init();
+    hw::stack_guard::arm();
 
     #[cfg(feature = "panic-test")]
     {
         let _mailbox = hw::mailbox::init(mailbox::RomKind::PanicTest);
-        panic!("deliberate panic: the panic-test ROM shows this message");
+        // The deliberate panic: a stack overflow, caught by the canary.
+        overflow_the_stack();
+        hw::stack_guard::check();
+        panic!("the panic-test ROM overflowed its stack, but the guard missed it");
     }
     #[cfg(feature = "test-rom")]
     selftest::run_all(hw::mailbox::init(mailbox::RomKind::Test));
@@ -57,6 +61,21 @@ extern "C" fn rust_start() -> ! {
         feature = "pc-profile"
     )))]
     demo::run(hw::mailbox::init(mailbox::RomKind::Demo))
+}
+
+/// Recurses in 128-byte frames until the stack reaches the guard's
+/// watched words, then returns: the panic-test ROM's overflow, which
+/// `hw::stack_guard::check` must report.
+#[cfg(feature = "panic-test")]
+#[inline(never)]
+fn overflow_the_stack() {
+    let mut frame = [0u32; 32];
+    core::hint::black_box(&mut frame);
+    let guard_top = hw::stack_guard::region() as usize + hw::stack_guard::WORDS * 4;
+    if frame.as_ptr() as usize >= guard_top {
+        overflow_the_stack();
+    }
+    core::hint::black_box(&mut frame);
 }
 
 /// Ends a test or bench ROM: tells the runner it is done, then keeps the

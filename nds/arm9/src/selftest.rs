@@ -29,6 +29,7 @@ pub fn run_all(mb: &'static mut Mailbox) -> ! {
         let t0 = timer::cycles();
         let outcome = (test.run)(mb);
         let cycles = timer::cycles().wrapping_sub(t0);
+        crate::hw::stack_guard::check();
         let (status, detail, color) = match outcome {
             Ok(d) => (TestStatus::Pass, d, rgb(60, 200, 90)),
             Err(d) => (TestStatus::Fail, d, rgb(230, 40, 40)),

@@ -8,6 +8,7 @@ pub mod once;
 mod panic;
 mod reg;
 mod regs;
+pub mod stack_guard;
 pub mod start;
 pub mod timer;
 pub mod video;
