@@ -20,27 +20,35 @@
 //! animated velocity, and back with a fade. [`workload`] holds the fixed
 //! runs shared by the ROM's determinism test and the bench.
 //!
-//! # Cost (one 25-joint character, 15 brads; the bench ROM of `make
-//! bench`, `nds/arm9/src/bench/anim.rs`)
+//! # Cost (one 25-joint character, 15 brads; `nds/arm9/src/bench/anim.rs`)
 //!
-//! | figure | DeSmuME | melonDS | before the kernels (DeSmuME) |
-//! |---|---:|---:|---:|
-//! | `ragdoll_step_us.brads` (15 brads) | 151.1 us | 127.9 us | 462.6 us |
-//! | `anim.inject_expand_us` (10 joints left to expand) | 124.7 us | 100.4 us | 243.2 us |
-//! | `anim.palette_us` (25 products) | 176.7 us | 125.9 us | 311.4 us |
-//! | **`anim_us`** (brads + expand + palette) | **451.8 us** | **353.5 us** | 1113.2 us |
-//! | `anim.expand_us` (25 joints, no brads) | 267.1 us | 207.1 us | 569.5 us |
-//! | `anim.sample_us` (walk clip, 9 tracks) | 165.8 us | 159.8 us | 169.5 us |
-//! | `anim.blend_us` (25 nlerps) | 375.6 us | 351.8 us | 375.0 us |
-//! | `anim.unit15_divider_us` (15 unit vectors, DS units) | 122.2 us | 116.2 us | |
-//! | `anim.unit15_rsqrt_us` (the same, [`rsqrt`]) | 44.4 us | 36.6 us | |
+//! "before" is the last `make bench` before `anim::qlerp` (README);
+//! "now" the same figures from the bench ROM with only the anim figures
+//! enabled (a different code layout: DeSmuME moves 10-20% with layout).
 //!
-//! Expand and palette run on [`affine`]'s raw-integer kernels (same bits
-//! as the FX types); the brads on `i32` arithmetic and [`rsqrt`]'s unit
-//! vectors (no divider). Still about 7.5x the 60 us goal in DeSmuME: a
-//! joint's 4x3 product is 36 multiplies and 12 roundings, about 200 ARM
-//! instructions, and the palette alone is 25 of them. Sample and blend
-//! still normalise every quaternion on the divider.
+//! | figure | DeSmuME before | now | melonDS before | now |
+//! |---|---:|---:|---:|---:|
+//! | `ragdoll_step_us.brads` (15 brads) | 151.1 | 151.1 | 126.9 | 126.5 |
+//! | `anim.inject_expand_us` (10 joints left to expand) | 124.7 | 124.3 | 100.4 | 104.0 |
+//! | `anim.palette_us` (25 products) | 176.7 | 184.1 | 125.9 | 142.6 |
+//! | **`anim_us`** (brads + expand + palette) | **451.8** | **461.5** | **352.9** | **373.1** |
+//! | `anim.expand_us` (25 joints, no brads) | 267.1 | 271.4 | 207.1 | 218.6 |
+//! | `anim.sample_us` (walk clip, 9 tracks) | 165.8 | 110.0 | 159.8 | 96.5 |
+//! | `anim.blend_us` (25 nlerps) | 375.6 | 220.7 | 351.8 | 189.9 |
+//! | `anim.unit15_divider_us` (15 unit vectors, DS units) | 122.2 | 122.2 | 116.2 | 117.8 |
+//! | `anim.unit15_rsqrt_us` (the same, [`rsqrt`]) | 44.4 | 44.4 | 36.6 | 36.6 |
+//!
+//! Sample and blend normalise with [`qlerp`] (no divider). Expand and
+//! palette run on [`affine`]'s raw-integer kernels (same bits as the FX
+//! types), fused in one pass ([`expand::expand_palette`]); the brads on
+//! `i32` arithmetic and [`rsqrt`]'s unit vectors. `anim_us` is still
+//! about 7.5x the 60 us goal in DeSmuME, which charges about 2-3 cycles
+//! per ARM9 instruction: a joint's 4x3 product is about 100 instructions
+//! with its spills (36 multiplies, 12 roundings, 24 loads, 12 stores), so
+//! the 35 products alone are about 3,500 instructions, near 120 us, and
+//! a brad is about 10 us (two unit vectors of about 3 us each). Fusing
+//! the passes and moving small translations from `i64` to `i32` (with
+//! the tie fix-up) did not move the figures beyond layout noise.
 //!
 //! Data: [`humanoid`] (skeleton and idle/walk/run clips, emitted by
 //! `assetc` from `assets/characters/`) and [`humanoid_brads`] (from
