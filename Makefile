@@ -94,7 +94,7 @@ bench: rom venv melonds
 	@pids=; for emu in $(BENCH_EMULATORS); do \
 	  frames=$$(case $$emu in desmume) echo $(SOAK_FRAMES_desmume);; *) echo $(SOAK_FRAMES_melonds);; esac); \
 	  ( $(RUNNER) --rom $(ROM_DIR)/ragdoll-bench.nds --emulator $$emu --mode bench \
-	      --frames 30000 --host-command 0=$$frames --json $(TARGET)/bench/raw-$$emu.json \
+	      --frames 60000 --host-command 0=$$frames --json $(TARGET)/bench/raw-$$emu.json \
 	    && $(RUNNER) --rom $(ROM_DIR)/ragdoll-bench-main-ram.nds --emulator $$emu --mode bench \
 	      --frames 3600 --json $(TARGET)/bench/raw-main-ram-$$emu.json ) \
 	    > $(TARGET)/bench/$$emu.log 2>&1 & pids="$$pids $$!"; \
