@@ -4,7 +4,8 @@
 //! beyond the data is usable too) with no hardware guard: running into the
 //! data, or off the bottom of DTCM, would corrupt state and hang silently.
 //! At boot, [`arm`] fills the lowest free words above the data with a
-//! pattern; [`check`] (once per frame, and after each in-ROM test) panics
+//! pattern; [`check`] (after each in-ROM test; not yet per demo frame:
+//! a reset with X in scene (a) trips it, to be found) panics
 //! with a message if any of them changed, so a stack that came within
 //! 256 bytes of the data shows on screen and in the mailbox like any other
 //! panic.
