@@ -31,6 +31,10 @@ pub fn region() -> *mut u32 {
 
 /// Bytes of stack the guard allows: from the stack's top to the watched
 /// words.
+#[cfg_attr(
+    not(any(feature = "test-rom", feature = "panic-test")),
+    allow(dead_code)
+)]
 pub fn capacity() -> usize {
     addr_of!(__sys_stack_top) as usize - (region() as usize + WORDS * 4)
 }
@@ -47,6 +51,10 @@ pub fn arm() {
 }
 
 /// Panics if the stack has grown past its limit since [`arm`].
+#[cfg_attr(
+    not(any(feature = "test-rom", feature = "panic-test")),
+    allow(dead_code)
+)]
 pub fn check() {
     let base = region();
     for i in 0..WORDS {
