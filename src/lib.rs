@@ -14,3 +14,4 @@ pub mod rigid;
 pub mod scenario;
 pub mod soak;
 pub mod verlet;
+pub mod xorshift;

@@ -20,6 +20,7 @@
 use crate::fx::{Fx1, Vec3};
 use crate::scenario::{tumbling_ragdoll, ROOM};
 use crate::verlet::{step_crowd_with, Fnv1a, Ragdoll, Settings, Untimed};
+use crate::xorshift::XorShift32;
 
 /// Ragdolls in the soak: the fewest that also exercise ragdoll contacts.
 pub const SOAK_RAGDOLLS: usize = 2;
@@ -69,25 +70,6 @@ impl SoakReport {
     }
 }
 
-/// xorshift32: the "stylus".
-struct Rng(u32);
-
-impl Rng {
-    fn next(&mut self) -> u32 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        self.0 = x;
-        x
-    }
-
-    /// Uniform in `-max..=max`.
-    fn signed(&mut self, max: i32) -> i32 {
-        (self.next() % (2 * max as u32 + 1)) as i32 - max
-    }
-}
-
 /// The crowd's kinetic plus potential energy above the floor, in mJ.
 fn energy_mj(crowd: &[Option<Ragdoll>], g: Fx1) -> i64 {
     let floor = ROOM.min.raw()[1] as i64;
@@ -117,7 +99,7 @@ pub fn soak(crowd: &mut [Option<Ragdoll>; SOAK_RAGDOLLS], frames: u32, seed: u32
     let settings = Settings::DEFAULT;
     let g = settings.gravity_strength;
     spawn(crowd);
-    let mut rng = Rng(seed.wrapping_mul(2_654_435_761) | 1);
+    let mut rng = XorShift32::spread(seed);
     let impulses_until = frames - frames / 5;
     let tail_from = frames - frames / 10;
     let (lo, hi) = (ROOM.min.raw(), ROOM.max.raw());
@@ -134,11 +116,15 @@ pub fn soak(crowd: &mut [Option<Ragdoll>; SOAK_RAGDOLLS], frames: u32, seed: u32
         // A tap now and then (one frame in 12 on average): a random
         // particle of a random ragdoll, a random kick of up to 40 kg m/s
         // per axis, one in eight of them five times harder (past the cap).
-        if frame < impulses_until && rng.next().is_multiple_of(12) {
-            let slot = (rng.next() % SOAK_RAGDOLLS as u32) as usize;
+        if frame < impulses_until && rng.next_u32().is_multiple_of(12) {
+            let slot = (rng.next_u32() % SOAK_RAGDOLLS as u32) as usize;
             let r = crowd[slot].as_mut().expect("spawned");
-            let i = (rng.next() % r.positions().len() as u32) as usize;
-            let scale = if rng.next().is_multiple_of(8) { 5 } else { 1 };
+            let i = (rng.next_u32() % r.positions().len() as u32) as usize;
+            let scale = if rng.next_u32().is_multiple_of(8) {
+                5
+            } else {
+                1
+            };
             let k = 40 * 4096 * scale;
             r.apply_impulse(
                 i,

@@ -25,6 +25,7 @@ use super::sweep::sweep_sphere_triangle;
 use super::tree::{CollisionWorld, KdNode};
 use super::triangle::Triangle;
 use super::MAX_CONTACTS;
+use crate::xorshift::XorShift32;
 
 /// The counts of one benchmark run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -78,25 +79,6 @@ pub fn benchmark_triangles() -> [Triangle; TRI_COUNT] {
         Vec3::from_raw(r[0], r[1], r[2])
     };
     WORLD_MM.map(|[a, b, c]| Triangle::new(mm(a), mm(b), mm(c)).expect("benchmark triangle"))
-}
-
-/// xorshift32.
-struct Rng(u32);
-
-impl Rng {
-    fn next(&mut self) -> u32 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        self.0 = x;
-        x
-    }
-
-    /// Uniform in `0..n`.
-    fn below(&mut self, n: u32) -> u32 {
-        ((self.next() as u64 * n as u64) >> 32) as u32
-    }
 }
 
 fn wide(v: Vec3) -> [i128; 3] {
@@ -159,7 +141,7 @@ pub fn precision_benchmark(sweeps: u32, seed: u32) -> PrecisionResult {
         tris: &tris,
         indices: &INDICES,
     };
-    let mut rng = Rng(seed.wrapping_mul(2_654_435_761) | 1);
+    let mut rng = XorShift32::spread(seed);
     let r = HAND_RADIUS;
     let mut out = PrecisionResult {
         sweeps: 0,
@@ -185,7 +167,7 @@ pub fn precision_benchmark(sweeps: u32, seed: u32) -> PrecisionResult {
 
 /// One random sweep whose centre crosses a triangle front to back from a
 /// clear start, or `None` (try again).
-fn make_sweep(tris: &[Triangle], rng: &mut Rng, r: Fx1) -> Option<(Vec3, Vec3)> {
+fn make_sweep(tris: &[Triangle], rng: &mut XorShift32, r: Fx1) -> Option<(Vec3, Vec3)> {
     let tri = &tris[rng.below(tris.len() as u32) as usize];
     // A target point: barycentric weights, sometimes hugging an edge or a
     // vertex.

@@ -9,23 +9,14 @@ use super::power::{Fx1, Fx2};
 use super::quat::Quat;
 use super::trig::{sin_cos_radians, Angle};
 use super::vec3::Vec3;
+use crate::xorshift::XorShift32;
 
-/// Marsaglia's xorshift32.
-struct XorShift32(u32);
+/// FX operands drawn from the generator.
+struct Operands(XorShift32);
 
-impl XorShift32 {
-    fn new(seed: u32) -> XorShift32 {
-        // Zero is xorshift's fixed point.
-        XorShift32(if seed == 0 { 0x9E37_79B9 } else { seed })
-    }
-
+impl Operands {
     fn next(&mut self) -> u32 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        self.0 = x;
-        x
+        self.0.next_u32()
     }
 
     /// FX1 in `[-256, 256)`: products, sums of three squares and cross
@@ -99,7 +90,7 @@ impl Fnv1a {
 /// On the host, `selftest_hash(1, 4000) == 0xA82A_F257`
 /// (`tests/fx_selftest.rs`); the DS must print the same.
 pub fn selftest_hash(seed: u32, count: u32) -> u32 {
-    let mut rng = XorShift32::new(seed);
+    let mut rng = Operands(XorShift32::new(seed));
     let mut h = Fnv1a(0x811C_9DC5);
     for _ in 0..count {
         match rng.next() >> 28 {
