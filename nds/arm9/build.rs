@@ -25,15 +25,15 @@ fn main() {
     let out_dir = std::path::PathBuf::from(std::env::var("OUT_DIR").unwrap());
     if std::env::var_os("CARGO_FEATURE_HOT_CODE_IN_MAIN_RAM").is_some() {
         // The same map without the rules that pull engine code into ITCM:
-        // from the comment naming the variant to the end marker.
+        // everything between the two markers.
         let text = std::fs::read_to_string(&script).expect("read linker.ld");
-        let begin = text
-            .find("Verlet: */")
-            .expect("linker.ld has the physics ITCM rules (`Verlet: */`)");
-        let end = text
-            .find("/* PHYSICS-ITCM-END */")
-            .expect("linker.ld has the `PHYSICS-ITCM-END` marker");
-        let stripped = format!("{}*/\n{}", &text[..begin], &text[end..]);
+        let marker = |m: &str| {
+            text.find(m)
+                .unwrap_or_else(|| panic!("linker.ld has no `{m}` marker"))
+        };
+        let begin = marker("/* PHYSICS-ITCM-BEGIN */");
+        let end = marker("/* PHYSICS-ITCM-END */");
+        let stripped = format!("{}{}", &text[..begin], &text[end..]);
         let flat = out_dir.join("linker-main-ram.ld");
         std::fs::write(&flat, stripped).expect("write linker-main-ram.ld");
         println!("cargo:rustc-link-arg-bins=-T{}", flat.display());
