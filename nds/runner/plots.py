@@ -38,6 +38,13 @@ def columns(report: dict) -> list[tuple[str, dict]]:
     return out
 
 
+def save(fig, path: str) -> None:
+    """Lays out, writes the PNG and frees the figure."""
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+
+
 def scaling(report: dict, path: str) -> None:
     fig, ax = plt.subplots(figsize=(6, 4))
     for name, col in columns(report):
@@ -50,9 +57,7 @@ def scaling(report: dict, path: str) -> None:
     ax.set_ylabel("physics per frame (us)")
     ax.set_title("Crowd physics (with ragdoll contacts and brads)")
     ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    save(fig, path)
 
 
 def kdtree(report: dict, path: str) -> None:
@@ -71,9 +76,7 @@ def kdtree(report: dict, path: str) -> None:
     ax.set_ylabel("collision phase per frame (us)")
     ax.set_title("One ragdoll's collision: k-d tree vs brute force")
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    save(fig, path)
 
 
 def phases(report: dict, path: str) -> None:
@@ -97,9 +100,7 @@ def phases(report: dict, path: str) -> None:
     ax.set_ylabel("one ragdoll's frame (us)")
     ax.set_title("One ragdoll in the 2528-triangle arena, by phase")
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    save(fig, path)
 
 
 def main(argv: list[str]) -> int:
