@@ -14,11 +14,13 @@ mod screen;
 mod stylus;
 
 use crate::clock::{publish, BusClock, Profiler};
+use crate::hw::gx_dma::Transfer;
 use crate::hw::once::TakeOnce;
 use crate::hw::timer::{self, cycles_to_us, FRAME_CYCLES};
 use crate::hw::video::{self, rgb, Screen, Surface};
 use crate::hw::{arm7_input, gx, keys};
 use crate::physics::{step_crowd, step_crowd_in_room, PhysicsPhases};
+use crate::render::display_list::DisplayList;
 use crate::render::shade::Rgb;
 use crate::render::world::Shape;
 use crate::render::{self, bodies, ragdoll, skinned, world, DrawMode, PolyBudget};
@@ -33,6 +35,8 @@ use profiler::PhaseId;
 use stylus::Stylus;
 
 static SIM: TakeOnce<Sim> = TakeOnce::new(Sim::new());
+/// The world's display list, rebuilt at each scene reset (32 KiB).
+static WORLD_LIST: TakeOnce<DisplayList> = TakeOnce::new(DisplayList::new());
 
 const SKY: u16 = rgb(24, 32, 64);
 const GRAB_MARK: u16 = rgb(255, 80, 255);
@@ -64,6 +68,8 @@ struct Demo {
     max_submitted: u32,
     max_stored: u32,
     gx_errors: u32,
+    /// Polygons the hardware stored last frame (the console shows them).
+    last_stored: u32,
 }
 
 pub fn run(mb: &'static mut Mailbox) -> ! {
@@ -71,6 +77,7 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
     bottom.clear(crate::profile_view::BG);
     gx::init_top_screen();
     let sim = SIM.take().expect("scene memory");
+    let world_list = WORLD_LIST.take().expect("world display list");
 
     let mut prof = Profiler::new(BusClock);
     let frame = prof.phase("frame");
@@ -115,7 +122,9 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
         max_submitted: 0,
         max_stored: 0,
         gx_errors: 0,
+        last_stored: 0,
     };
+    compile_world(d.scene, sim, world_list);
     let mut screen = screen::Screen::new(shown);
     loop {
         video::wait_vblank();
@@ -134,7 +143,7 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
             });
             let mut step = !d.paused;
             p.time(scene_phase, |_| {
-                apply(&mut d, sim, &req, &mut step);
+                apply(&mut d, sim, world_list, &req, &mut step);
                 let touch = arm7
                     .filter(|b| b.touching != 0)
                     .map(|b| (b.px as i32, b.py as i32));
@@ -158,8 +167,9 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
                 anim::pose(sim, p, &anim_phases);
                 sim.frame += 1;
             }
-            p.time(render_phase, |p| {
-                stored = draw_top(&d, sim, &mut budget, p, &rp);
+            // The world's DMA runs on while the console is drawn.
+            let world_dma = p.time(render_phase, |p| {
+                draw_top(&d, sim, world_list, &mut budget, p, &rp)
             });
             busy = timer::cycles().wrapping_sub(start);
             p.time(console, |p| {
@@ -173,7 +183,7 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
                     ragdolls: sim.count,
                     bodies: sim.bodies().iter().filter(|b| !b.is_static()).count(),
                     polys_submitted: budget.used(),
-                    polys_stored: stored.polygons,
+                    polys_stored: d.last_stored,
                     rain_full: sim.rain.full,
                     grabbing: d.stylus.grab.is_some(),
                     overran: d.last.overran,
@@ -182,6 +192,13 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
                 };
                 screen.draw(&mut bottom, &view, p);
             });
+            stored = p.time(rp.gx_wait, |_| {
+                if let Some(t) = world_dma {
+                    t.wait();
+                }
+                render::end_frame()
+            });
+            d.last_stored = stored.polygons;
             publish_live(mb, &mut d, sim, &budget, &stored, busy, arm7);
         });
         prof.end_frame();
@@ -197,14 +214,32 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
     }
 }
 
+/// Resets the world's display list to scene `scene`'s world.
+fn compile_world(scene: usize, sim: &Sim, list: &mut DisplayList) {
+    if world::compile(&sim.world, list).is_err() {
+        panic!(
+            "scene ({}): its world needs more than {} display-list words",
+            SCENES[scene].letter,
+            render::display_list::CAPACITY
+        );
+    }
+}
+
 /// Carries out this frame's button requests.
-fn apply(d: &mut Demo, sim: &mut Sim, req: &controls::Requests, step: &mut bool) {
+fn apply(
+    d: &mut Demo,
+    sim: &mut Sim,
+    world_list: &mut DisplayList,
+    req: &controls::Requests,
+    step: &mut bool,
+) {
     if req.next_scene || req.reset {
         d.stylus.release(sim);
         if req.next_scene {
             d.scene = (d.scene + 1) % SCENES.len();
         }
         let cam = scenes::reset(d.scene, sim);
+        compile_world(d.scene, sim, world_list);
         if req.next_scene {
             d.cam = cam; // a reset keeps the user's view
         }
@@ -236,29 +271,28 @@ fn apply(d: &mut Demo, sim: &mut Sim, req: &controls::Requests, step: &mut bool)
     d.cam.orbit(req.yaw, req.pitch, req.zoom);
 }
 
-/// The render phase's parts: the world, the characters, and the wait for
-/// the geometry engine to finish the queued commands.
+/// The render phase's parts: the world (frame set-up and the display
+/// list's DMA start), the characters; and, after the console, the wait
+/// for the DMA and the geometry engine to finish the queued commands.
 struct RenderPhases {
     world: PhaseId,
     bodies: PhaseId,
     gx_wait: PhaseId,
 }
 
-/// Submits the top screen: world, characters, the grab marker.
-fn draw_top(
+/// Submits the top screen: the characters, the grab marker, then the
+/// world's display list by DMA, which is still running when this returns.
+fn draw_top<'a>(
     d: &Demo,
     sim: &Sim,
+    world_list: &'a DisplayList,
     budget: &mut PolyBudget,
     p: &mut Profiler,
     rp: &RenderPhases,
-) -> render::Stored {
-    p.time(rp.world, |_| {
+) -> Option<Transfer<'a>> {
+    let world_drawn = p.time(rp.world, |_| {
         render::begin_frame(&d.cam, SKY);
-        let world_mode = match d.mode {
-            DrawMode::Constraints => DrawMode::Wireframe,
-            m => m,
-        };
-        world::draw(&sim.world, d.cam.eye(), world_mode, budget);
+        world::reserve(world_list, budget)
     });
     p.time(rp.bodies, |_| {
         let eye = d.cam.eye();
@@ -301,7 +335,19 @@ fn draw_top(
             }
         }
     });
-    p.time(rp.gx_wait, |_| render::end_frame())
+    p.time(rp.world, |_| {
+        if !world_drawn {
+            return None;
+        }
+        let world_mode = match d.mode {
+            DrawMode::Constraints => DrawMode::Wireframe,
+            m => m,
+        };
+        // The characters' matrices were pushed and popped; load the view
+        // again all the same, so the world never depends on them.
+        render::load_view(&d.cam);
+        world::submit(world_list, world_mode)
+    })
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -2,6 +2,7 @@
 
 pub mod arm7_input;
 pub mod gx;
+pub mod gx_dma;
 pub mod keys;
 pub mod mailbox;
 pub mod once;

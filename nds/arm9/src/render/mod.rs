@@ -11,6 +11,7 @@
 pub mod bodies;
 pub mod budget;
 pub mod camera;
+pub mod display_list;
 pub mod prims;
 pub mod ragdoll;
 pub mod shade;
@@ -82,13 +83,20 @@ pub fn begin_frame(cam: &Camera, sky: u16) {
     gx::set_clear_color(sky);
     gx::matrix_mode(gx::MatrixMode::Projection);
     gx::load_4x4(&Camera::projection());
+    load_view(cam);
+}
+
+/// Makes the camera's view (with the x4 scale) the current position
+/// matrix, as for world coordinates.
+pub fn load_view(cam: &Camera) {
     gx::matrix_mode(gx::MatrixMode::PositionVector);
     gx::load_4x3(&cam.view().to_gx_4x3());
     let s = 1 << (12 + GX_SHIFT);
     gx::scale(s, s, s);
 }
 
-/// Ends a frame: waits for the geometry engine, reads back how many
+/// Ends a frame, once every command is queued (a display list's DMA
+/// finished): waits for the geometry engine, reads back how many
 /// polygons it stored, then swaps at the next VBlank.
 pub fn end_frame() -> Stored {
     gx::wait_idle();

@@ -63,11 +63,6 @@ impl<'a> Batch<'a> {
         Self::open(budget, Primitive::Triangles, 31, true, id, want)
     }
 
-    /// Triangles, front faces only.
-    pub fn triangles(budget: &'a mut PolyBudget, alpha: u8, id: u8, want: u32) -> Self {
-        Self::open(budget, Primitive::Triangles, alpha, false, id, want)
-    }
-
     /// Whether another polygon is granted (and takes it).
     fn grant(&mut self) -> bool {
         if self.granted == 0 {
@@ -89,15 +84,6 @@ impl<'a> Batch<'a> {
         }
     }
 
-    pub fn triangle(&mut self, v: [Vec3; 3], color: u16) {
-        if self.grant() {
-            gx::color(color);
-            for p in v {
-                vertex(p);
-            }
-        }
-    }
-
     /// A quad of model-space corners packed for VTX_10 (anticlockwise
     /// from the front): one word per vertex.
     pub fn quad_packed(&mut self, v: &[u32; 4], color: u16) {
@@ -105,16 +91,6 @@ impl<'a> Batch<'a> {
             gx::color(color);
             for &w in v {
                 gx::vertex10(w);
-            }
-        }
-    }
-
-    /// A quad of world corners (anticlockwise from the front).
-    pub fn quad(&mut self, v: [Vec3; 4], color: u16) {
-        if self.grant() {
-            gx::color(color);
-            for p in v {
-                vertex(p);
             }
         }
     }
