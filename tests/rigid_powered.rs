@@ -107,6 +107,27 @@ fn no_explosion_over_a_minute_of_pushes() {
 /// neutral pose and the ankle balance feedback it drifts sideways and
 /// tips over within 2-4 s, for 8-20 solver sweeps, joint erp 0.1-0.4 and
 /// 10-100 % strength (measured with this test's printout).
+///
+/// Where the energy comes from (a scratch sweep on the host, the neutral
+/// pose, no balance feedback; frame at which the head drops below 1.5 m):
+/// - not the contacts: one 70 kg box of the body's size, started rocking
+///   at 0.5-1 rad/s, comes to rest within 2.5 s (energy falls every step);
+/// - not solver convergence alone: with 64 sweeps (joint drift 1 cm) the
+///   body still sways back and forth with growing amplitude (centre of
+///   mass 3 mm, 12 mm, 65 mm ahead/behind in successive half swings,
+///   the feet rocking heel to toe) and falls at frame 138-204 for motor
+///   strengths x1-x10 and rates 0.1-0.5;
+/// - it is the position feedback around the closed loop legs-ground-legs:
+///   with motor rate 0 (the motors only hold relative velocity) and joint
+///   erp 0 it stands 10 s at 16 sweeps (not at 8: frame 172) with the
+///   pelvis still to 1 mm; a leg-motor rate of only 0.02 brings the fall
+///   back (frame 228), and so does joint erp 0.05 (frame 244);
+/// - soft motors (seed 002's backward-Euler PD written as soft rows, 2-8
+///   Hz, damping 0.7-1.5) fall at frames 28-226, and a world-frame ankle
+///   target (the foot's tilt added) makes the feet flap and the body yaw.
+/// Next to try: position correction outside the velocities (split
+/// impulses or a post-step projection), so that neither the joint drift
+/// nor the motors' error terms feed kinetic energy into the sway.
 #[test]
 #[ignore]
 fn it_stands_for_ten_seconds() {
