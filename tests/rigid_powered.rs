@@ -125,6 +125,7 @@ fn no_explosion_over_a_minute_of_pushes() {
 /// - soft motors (seed 002's backward-Euler PD written as soft rows, 2-8
 ///   Hz, damping 0.7-1.5) fall at frames 28-226, and a world-frame ankle
 ///   target (the foot's tilt added) makes the feet flap and the body yaw.
+///
 /// Next to try: position correction outside the velocities (split
 /// impulses or a post-step projection), so that neither the joint drift
 /// nor the motors' error terms feed kinetic energy into the sway.
