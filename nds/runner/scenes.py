@@ -16,7 +16,9 @@ reference is written out and fails the run (as agb's tests do), so a new
 reference is always looked at before it is committed. It also checks
 that the top screen shows geometry in the middle of the screen, that the
 bottom screen shows the profiler, that no scene ever submitted more than
-2048 polygons, and it runs the stylus drag test.
+2048 polygons, and it runs the stylus drag test and the overrun test (the
+profiler's frame bar turns red after an overrun, and the footer shows the
+count).
 
 Exit status: 0 when every check passed, 1 otherwise, 2 on bad arguments.
 """
@@ -25,11 +27,13 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import backends  # noqa: E402
+import console_text  # noqa: E402
 import mailbox  # noqa: E402
 from emulator import Emulator, EmulatorError, split_screens  # noqa: E402
 
@@ -42,6 +46,13 @@ MAX_POLYGONS = 2048
 PIXEL_TOLERANCE = 48
 MAX_DIFFERING_SHARE = 0.03
 SKY = (24, 32, 64)  # the ROM's rear-plane colour (demo.rs), BGR555-rounded
+# The bottom screen (nds/arm9/src/demo/screen.rs, profile_view.rs): 11-pixel
+# text rows, the frame's bar in row 6 from x = 120, the overrun count in the
+# footer (row 16); three rows are redrawn per frame, 17 rows in all.
+CONSOLE_BG = (16, 16, 32)
+FRAME_BAR = (120, 6 * 11 + 2, 240, 6 * 11 + 9)
+FOOTER_ROW = 16
+REDRAW_FRAMES = 6
 
 
 @dataclasses.dataclass
@@ -191,6 +202,64 @@ def stylus_drag(emu: Emulator, rom: str) -> tuple[bool, str]:
                 f"({gx}, {gy}): {err} px off; {'released' if released else 'NOT released'}")
 
 
+def frame_bar_red(bottom) -> int:
+    """Red pixels in the frame's bar on the bottom screen."""
+    rgb = bottom.convert("RGB")
+    x0, y0, x1, y1 = FRAME_BAR
+    return sum(1 for y in range(y0, y1) for x in range(x0, x1)
+               if _bar(rgb.getpixel((x, y))) and rgb.getpixel((x, y))[0] > 200)
+
+
+def overruns(emu: Emulator) -> int:
+    return mailbox.read_header(emu.read).overruns
+
+
+def overrun_shown(emu: Emulator, rom: str) -> tuple[bool, str]:
+    """The frame's bar is green while no frame overruns (scene a), and
+    turns red within one redraw of the bar after a frame that overran
+    (scene g rains until one does); the footer then shows the count the
+    mailbox has."""
+    boot(emu, rom)
+    press(emu, "X")
+    run_frames(emu, 60)
+    before = overruns(emu)
+    run_frames(emu, 2 * REDRAW_FRAMES)
+    quiet = overruns(emu) == before
+    red = frame_bar_red(split_screens(emu.screenshot())[1])
+    if not quiet or red:
+        return False, (f"scene a: {overruns(emu) - before} overruns in {2 * REDRAW_FRAMES} frames, "
+                       f"{red} red bar pixels (want none of either)")
+    for _ in range(len(SCENE_LETTERS) - 1):
+        press(emu, "START")
+    run_frames(emu, 5)
+    base = overruns(emu)
+    for waited in range(3000):
+        emu.step()
+        if overruns(emu) > base:
+            break
+    else:
+        return False, f"scene g: no frame overran in {waited + 1} frames of rain"
+    first = overruns(emu)
+    for after in range(1, REDRAW_FRAMES + 2):
+        emu.step()
+        red = frame_bar_red(split_screens(emu.screenshot())[1])
+        if red:
+            break
+    if not red:
+        return False, f"scene g: the frame's bar stayed green for {after} frames after an overrun"
+    run_frames(emu, REDRAW_FRAMES + 1)
+    # The footer was drawn within the last redraw cycle: its count lies
+    # between the first overrun's and now.
+    footer = console_text.read_row(split_screens(emu.screenshot())[1], FOOTER_ROW, CONSOLE_BG)
+    now = overruns(emu)
+    m = re.search(r"overruns (\d+)", footer)
+    shown = int(m.group(1)) if m else -1
+    ok = first <= shown <= now
+    return ok, (f"scene a: bar green, 0 overruns; scene g: overrun after {waited + 1} frames, "
+                f"bar red {after} frame(s) later ({red} px); footer {footer.strip()!r}, "
+                f"mailbox {first}..{now}")
+
+
 # --------------------------------------------------------------- output
 def save_gif(frames: list, path: str) -> None:
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
@@ -205,6 +274,7 @@ def run_one(name: str, args: argparse.Namespace) -> bool:
     try:
         shots = cycle_scenes(emu, args.rom, args.frames, gif_frames)
         drag = stylus_drag(emu, args.rom) if args.check else None
+        overrun = overrun_shown(emu, args.rom) if args.check else None
     except EmulatorError as e:
         print(f"{tag} ERROR: {e}")
         return False
@@ -243,9 +313,10 @@ def run_one(name: str, args: argparse.Namespace) -> bool:
         for what, passed, detail in checks:
             print(f"{tag} {'PASS' if passed else 'FAIL'} scene_{s.letter}_{what}  ({detail})")
             ok &= passed
-    passed, detail = drag
-    print(f"{tag} {'PASS' if passed else 'FAIL'} stylus_drag  ({detail})")
-    return ok and passed
+    for what, (passed, detail) in (("stylus_drag", drag), ("overrun_shown", overrun)):
+        print(f"{tag} {'PASS' if passed else 'FAIL'} {what}  ({detail})")
+        ok &= passed
+    return ok
 
 
 def main(argv: list[str] | None = None) -> int:

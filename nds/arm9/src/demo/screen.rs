@@ -53,6 +53,9 @@ fn fixed(v: Fx1, digits: u32) -> crate::console::TextBuf<12> {
 
 pub struct Screen {
     next_row: usize,
+    /// A frame overran since the frame's bar was last drawn: the bar is
+    /// redrawn only every few frames, and must not miss one.
+    overran_since_bar: bool,
     /// The phases with a bar, top to bottom (the frame's first).
     shown: [PhaseId; PHASE_ROWS],
 }
@@ -61,18 +64,23 @@ impl Screen {
     /// `shown`: the phases that get a bar; the others (sub-phases) are in
     /// the mailbox and `make run`'s table.
     pub const fn new(shown: [PhaseId; PHASE_ROWS]) -> Self {
-        Screen { next_row: 0, shown }
+        Screen {
+            next_row: 0,
+            overran_since_bar: false,
+            shown,
+        }
     }
 
     /// Redraws the next few rows.
     pub fn draw(&mut self, s: &mut Surface, v: &View, prof: &Profiler) {
+        self.overran_since_bar |= v.overran;
         for _ in 0..ROWS_PER_FRAME {
             self.draw_row(s, self.next_row, v, prof);
             self.next_row = (self.next_row + 1) % ROWS;
         }
     }
 
-    fn draw_row(&self, s: &mut Surface, row: usize, v: &View, prof: &Profiler) {
+    fn draw_row(&mut self, s: &mut Surface, row: usize, v: &View, prof: &Profiler) {
         if row < PROFILE_ROW {
             return text_row(s, row, v);
         }
@@ -81,10 +89,15 @@ impl Screen {
         }
         let id = self.shown[row - PROFILE_ROW];
         match prof.phases().nth(id.index()) {
-            // The frame's bar (the first) is red when the frame overran.
+            // The frame's bar (the first) is red when a frame overran
+            // since it was last drawn.
             Some((name, stats)) => {
                 let frame = row == PROFILE_ROW;
-                profile_view::phase_row(s, row, name, &stats, frame && v.overran)
+                let red = frame && self.overran_since_bar;
+                if frame {
+                    self.overran_since_bar = false;
+                }
+                profile_view::phase_row(s, row, name, &stats, red)
             }
             None => profile_view::blank(s, row),
         }
