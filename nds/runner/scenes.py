@@ -16,9 +16,9 @@ reference is written out and fails the run (as agb's tests do), so a new
 reference is always looked at before it is committed. It also checks
 that the top screen shows geometry in the middle of the screen, that the
 bottom screen shows the profiler, that no scene ever submitted more than
-2048 polygons, and it runs the stylus drag test and the overrun test (the
+2048 polygons, and it runs the stylus drag test, the overrun test (the
 profiler's frame bar turns red after an overrun, and the footer shows the
-count).
+count) and the touch camera test (drags in the edge strips orbit and zoom).
 
 Exit status: 0 when every check passed, 1 otherwise, 2 on bad arguments.
 """
@@ -202,6 +202,48 @@ def stylus_drag(emu: Emulator, rom: str) -> tuple[bool, str]:
                 f"({gx}, {gy}): {err} px off; {'released' if released else 'NOT released'}")
 
 
+def pen_drag(emu: Emulator, start: tuple[int, int], end: tuple[int, int], frames: int = 20) -> None:
+    """Puts the pen down at `start`, moves it to `end` over `frames`
+    frames, and lifts it."""
+    (x0, y0), (x1, y1) = start, end
+    emu.touch(x0, y0)
+    emu.step()
+    for i in range(1, frames + 1):
+        emu.touch(x0 + (x1 - x0) * i // frames, y0 + (y1 - y0) * i // frames)
+        emu.step()
+    emu.touch(None, None)
+    run_frames(emu, 2)
+
+
+def touch_camera(emu: Emulator, rom: str) -> tuple[bool, str]:
+    """Scene (a): a drag along the bottom strip 80 px right turns the
+    camera by 80 x 128 binary angle units (the D-pad's direction), one
+    60 px up the bottom strip's edge tilts it, and one 60 px down the
+    right strip moves it out; none of them grabs or shoots. The head's
+    projection moves with the view."""
+    boot(emu, rom)
+    press(emu, "X")
+    run_frames(emu, 60)
+    v0 = live_values(emu)
+    pen_drag(emu, (60, 186), (140, 186))
+    v1 = live_values(emu)
+    pen_drag(emu, (100, 186), (100, 126))
+    v2 = live_values(emu)
+    pen_drag(emu, (250, 40), (250, 100))
+    v3 = live_values(emu)
+    turned = (int(v1["camera.yaw"]) - int(v0["camera.yaw"])) % 65536
+    tilted = int(v2["camera.pitch"]) - int(v1["camera.pitch"])
+    zoomed = v3["camera.distance"] / v2["camera.distance"]
+    moved = (v0["probe.screen_x"], v0["probe.screen_y"]) != (v3["probe.screen_x"], v3["probe.screen_y"])
+    untouched = v3["stylus.shots"] == v0["stylus.shots"] and v3["grab.particle"] < 0
+    ok = (turned == 80 * 128 and v2["camera.yaw"] == v1["camera.yaw"]
+          and 0 < tilted <= 60 * 128 and 1.5 < zoomed < 3.5 and moved and untouched)
+    return ok, (f"yaw +{turned} (want {80 * 128}), pitch +{tilted}, distance "
+                f"{v2['camera.distance']:.2f} -> {v3['camera.distance']:.2f} m (x{zoomed:.2f}), "
+                f"head moved {'yes' if moved else 'NO'}, "
+                f"{int(v3['stylus.shots'] - v0['stylus.shots'])} shots, grab {int(v3['grab.particle'])}")
+
+
 def frame_bar_red(bottom) -> int:
     """Red pixels in the frame's bar on the bottom screen."""
     rgb = bottom.convert("RGB")
@@ -275,6 +317,7 @@ def run_one(name: str, args: argparse.Namespace) -> bool:
         shots = cycle_scenes(emu, args.rom, args.frames, gif_frames)
         drag = stylus_drag(emu, args.rom) if args.check else None
         overrun = overrun_shown(emu, args.rom) if args.check else None
+        camera = touch_camera(emu, args.rom) if args.check else None
     except EmulatorError as e:
         print(f"{tag} ERROR: {e}")
         return False
@@ -313,7 +356,8 @@ def run_one(name: str, args: argparse.Namespace) -> bool:
         for what, passed, detail in checks:
             print(f"{tag} {'PASS' if passed else 'FAIL'} scene_{s.letter}_{what}  ({detail})")
             ok &= passed
-    for what, (passed, detail) in (("stylus_drag", drag), ("overrun_shown", overrun)):
+    for what, (passed, detail) in (("stylus_drag", drag), ("overrun_shown", overrun),
+                                   ("touch_camera", camera)):
         print(f"{tag} {'PASS' if passed else 'FAIL'} {what}  ({detail})")
         ok &= passed
     return ok

@@ -12,6 +12,7 @@ mod live;
 mod rigid;
 mod screen;
 mod stylus;
+mod touch_camera;
 
 use crate::clock::{publish, BusClock, Profiler};
 use crate::hw::gx_dma::Transfer;
@@ -33,6 +34,7 @@ use live::Live;
 use mailbox::Mailbox;
 use profiler::PhaseId;
 use stylus::Stylus;
+use touch_camera::TouchCamera;
 
 static SIM: TakeOnce<Sim> = TakeOnce::new(Sim::new());
 /// The world's display list, rebuilt at each scene reset (32 KiB).
@@ -64,6 +66,7 @@ struct Demo {
     point_gravity: bool,
     controls: Controls,
     stylus: Stylus,
+    touch_cam: TouchCamera,
     last: FrameStats,
     max_submitted: u32,
     max_stored: u32,
@@ -118,6 +121,7 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
         point_gravity: false,
         controls: Controls::default(),
         stylus: Stylus::default(),
+        touch_cam: TouchCamera::default(),
         last: FrameStats::default(),
         max_submitted: 0,
         max_stored: 0,
@@ -147,7 +151,9 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
                 let touch = arm7
                     .filter(|b| b.touching != 0)
                     .map(|b| (b.px as i32, b.py as i32));
-                d.stylus.update(touch, sim, &d.cam);
+                // A touch in the camera strips moves the camera only.
+                let on_camera = d.touch_cam.update(touch, &mut d.cam);
+                d.stylus.update(touch.filter(|_| !on_camera), sim, &d.cam);
                 if step {
                     (SCENES[d.scene].update)(sim, &d.last);
                 }
@@ -407,6 +413,9 @@ fn publish_live(
     live::set(mb, Live::GrabScreenY, y);
     live::set(mb, Live::Shots, d.stylus.shots as i32);
     live::set(mb, Live::GxErrors, d.gx_errors as i32);
+    live::set(mb, Live::CamYaw, d.cam.yaw.raw() as i32);
+    live::set(mb, Live::CamPitch, d.cam.pitch.raw() as i16 as i32);
+    live::set_fx(mb, Live::CamDistance, d.cam.distance);
     // Where the first character's head shows, for the runner's stylus test.
     let probe = sim
         .iter()

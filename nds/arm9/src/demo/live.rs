@@ -38,9 +38,12 @@ pub enum Live {
     ProbeY,
     Bodies,
     RowsDropped,
+    CamYaw,
+    CamPitch,
+    CamDistance,
 }
 
-const KEYS: [&str; 30] = [
+const KEYS: [&str; 33] = [
     "scene",
     "scene.pending",
     "ragdolls",
@@ -71,6 +74,9 @@ const KEYS: [&str; 30] = [
     "probe.screen_y",
     "bodies",
     "rigid.rows_dropped",
+    "camera.yaw",
+    "camera.pitch",
+    "camera.distance",
 ];
 
 /// Writes the keys and zero values, and publishes the count.

@@ -141,6 +141,6 @@ fn text_row(s: &mut Surface, row: usize, v: &View) {
             _ => line(s, row, scene.stylus, DIM),
         },
         4 => line(s, row, "START scn SEL draw A pause B step X reset", DIM),
-        _ => line(s, row, "Y grav mode, Y+pad grav/wind, pad L R cam", DIM),
+        _ => line(s, row, "Y grav, Y+pad grav/wind; cam: pad L R edge", DIM),
     }
 }
