@@ -18,9 +18,7 @@
 //! - [`characters`]: the Armed Mine and the powered ragdoll.
 //!
 //! Not built yet (issue 6): inverse dynamics, the hybrid level of detail,
-//! box contacts against the k-d tree world. Not met yet: the powered
-//! ragdoll does not stay standing (it drifts sideways and tips over in
-//! 2-4 s), so its pose recovery after a push is not shown either.
+//! box contacts against the k-d tree world.
 //!
 //! # Units and ranges
 //! Metres, seconds, kilograms, radians; y is up; one step is 1/60 s.

@@ -66,6 +66,10 @@ pub const MAX_EFFECTIVE_MASS: Fx2 = Fx2::from_raw(127 << 24);
 /// the difference of two clamped impulses fits an `i32`.
 pub const UNBOUNDED: Fx2 = Fx2::from_raw(1 << 34);
 
+/// The key bit of joint and motor rows (their warm start has its own
+/// fraction, [`Rows::joint_warm_fraction`]).
+pub const JOINT_KEY: u16 = 0x8000;
+
 /// Fraction bits of the solver's impulses.
 const LAMBDA_FRAC: u32 = 20;
 
@@ -417,6 +421,12 @@ pub struct Rows<const R: usize> {
     /// `tests/rigid_stack.rs`, 0.9 left a 2-box stack rocking and walking
     /// at 0.5 mm/s).
     pub warm_fraction: Fx1,
+    /// The same for rows keyed with [`JOINT_KEY`]. Joints closing a loop
+    /// (two legs on the ground) are redundant: part of their impulses
+    /// is internal force that no velocity shows, and with a full warm
+    /// start it can grow from step to step until motors saturate and
+    /// the body moves. Below 1 it decays (`tests/rigid_powered.rs`).
+    pub joint_warm_fraction: Fx1,
 }
 
 impl<const R: usize> Default for Rows<R> {
@@ -438,6 +448,7 @@ impl<const R: usize> Rows<R> {
             vel: [[0; 6]; MAX_BODIES],
             dropped: 0,
             warm_fraction: crate::fx!(1.0),
+            joint_warm_fraction: crate::fx!(1.0),
         }
     };
 
@@ -494,8 +505,13 @@ impl<const R: usize> Rows<R> {
             .iter()
             .chain(&prev[..start])
             .find(|p| p.key == row.key && p.a == row.a && p.b == row.b);
+        let fraction = if row.key & JOINT_KEY != 0 {
+            self.joint_warm_fraction
+        } else {
+            self.warm_fraction
+        };
         match found {
-            Some(p) => (p.lambda * self.warm_fraction).lower(),
+            Some(p) => (p.lambda * fraction).lower(),
             None => Fx2::ZERO,
         }
     }

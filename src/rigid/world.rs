@@ -18,7 +18,7 @@ use super::contact::{box_box, box_plane, ContactSettings, Plane};
 use super::integrate::{apply_gravity, damp, integrate};
 use super::joint::Joint;
 use super::motor::push_motor_rows;
-use super::row::{Rows, MAX_BODIES};
+use super::row::{Rows, JOINT_KEY, MAX_BODIES};
 
 /// The phases of a step, for timing (a character's control comes first).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,6 +52,11 @@ pub struct Settings {
     pub angular_damping: Fx1,
     /// The ground plane, if any.
     pub ground: Option<Plane>,
+    /// Fraction of a contact row's last impulse its warm start reuses
+    /// ([`Rows::warm_fraction`]).
+    pub contact_warm: Fx1,
+    /// The same for joint and motor rows ([`Rows::joint_warm_fraction`]).
+    pub joint_warm: Fx1,
 }
 
 impl Settings {
@@ -67,6 +72,8 @@ impl Settings {
         linear_damping: crate::fx!(0.999),
         angular_damping: crate::fx!(0.995),
         ground: Some(Plane::GROUND),
+        contact_warm: crate::fx!(1.0),
+        joint_warm: crate::fx!(1.0),
     };
 }
 
@@ -191,6 +198,8 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
     pub fn begin_step(&mut self) {
         self.rows.clear();
         let s = self.settings;
+        self.rows.warm_fraction = s.contact_warm;
+        self.rows.joint_warm_fraction = s.joint_warm;
         let bodies = &mut self.bodies[..self.n_bodies];
         apply_gravity(bodies, s.gravity);
         damp(bodies, s.linear_damping, s.angular_damping);
@@ -315,7 +324,7 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
 /// The warm-start key of joint `k`'s rows (the row number goes in the
 /// low 4 bits).
 fn joint_key(k: usize) -> u16 {
-    0x8000 | ((k as u16 & 0x7ff) << 4)
+    JOINT_KEY | ((k as u16 & 0x7ff) << 4)
 }
 
 /// An FX2 vector's length in FX1 (floor).
