@@ -119,6 +119,7 @@ fn no_explosion_over_a_minute_of_pushes() {
 ///   a world-frame ankle target made the feet flap;
 /// - with the feet pinned (static) it still blew apart at 8-16 sweeps
 ///   (joint drift 0.4-0.7 m) and stood with warm starts at 80 %.
+///
 /// The warm-start fractions are now world settings (contacts and joints
 /// apart); see `powered::SETTINGS` for the sweep that chose them.
 #[test]
