@@ -274,6 +274,7 @@ fn apply(
     };
     s.gravity_strength = (s.gravity_strength + req.gravity_delta).clamp(Fx1::ZERO, MAX_GRAVITY);
     s.damping = (s.damping + req.damping_delta).clamp(MIN_DAMPING, Fx1::ONE);
+    scenes::powered::change_strength(sim, req.strength_delta);
     d.cam.orbit(req.yaw, req.pitch, req.zoom);
 }
 

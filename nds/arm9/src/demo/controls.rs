@@ -11,6 +11,7 @@
 //! | Y (tap) | gravity mode: down / towards a point |
 //! | Y + Up/Down | gravity strength +-1 m/s^2 |
 //! | Y + Left/Right | wind resistance -+0.005 (velocity kept per frame) |
+//! | Y + L/R | scene (e): the powered ragdoll's strength -+25 % |
 //! | D-pad | orbit the camera |
 //! | L / R | zoom in / out |
 
@@ -35,6 +36,8 @@ pub struct Requests {
     pub gravity_delta: Fx1,
     /// Change of the damping factor (velocity kept per frame).
     pub damping_delta: Fx1,
+    /// Steps of the powered ragdoll's strength (Y + R: +1, Y + L: -1).
+    pub strength_delta: i32,
     /// Camera: yaw and pitch (binary angle units), zoom factor - 1.
     pub yaw: i16,
     pub pitch: i16,
@@ -70,7 +73,7 @@ impl Controls {
         };
         let dpad = keys::UP | keys::DOWN | keys::LEFT | keys::RIGHT;
         if held & Y != 0 {
-            if pressed & dpad != 0 {
+            if pressed & (dpad | keys::L | keys::R) != 0 {
                 self.y_combined = true;
             }
             let sign = |plus: u16, minus: u16| {
@@ -79,6 +82,7 @@ impl Controls {
             r.gravity_delta = Fx1::from_raw(GRAVITY_STEP.raw() * sign(keys::UP, keys::DOWN));
             // Right: more wind resistance, so less velocity kept.
             r.damping_delta = Fx1::from_raw(DAMPING_STEP.raw() * sign(keys::LEFT, keys::RIGHT));
+            r.strength_delta = sign(keys::R, keys::L);
         } else {
             let axis = |plus: u16, minus: u16| {
                 TURN * ((held & plus != 0) as i16 - (held & minus != 0) as i16)

@@ -5,6 +5,7 @@
 
 use crate::clock::Profiler;
 use crate::scenes::{Rigid, Sim};
+use dsphys::rigid::characters::powered::IDLE;
 use dsphys::rigid::World;
 use profiler::PhaseId;
 
@@ -31,8 +32,8 @@ impl RigidPhases {
     }
 }
 
-/// Steps the scene's rigid world, if it has one (the Armed Mine's
-/// controller first, as `ArmedMine::step` does).
+/// Steps the scene's rigid world, if it has one (a character's
+/// controller first, as `ArmedMine::step` and `PoweredRagdoll::step` do).
 pub fn step(sim: &mut Sim, p: &mut Profiler, ph: &RigidPhases) {
     match sim.rigid {
         Rigid::None => {}
@@ -40,6 +41,12 @@ pub fn step(sim: &mut Sim, p: &mut Profiler, ph: &RigidPhases) {
         Rigid::Mine => p.time(ph.rigid, |p| {
             p.time(ph.joints, |_| sim.mine.control());
             step_world(&mut sim.mine.world, p, ph)
+        }),
+        Rigid::Powered => p.time(ph.rigid, |p| {
+            let r = &mut sim.powered;
+            p.time(ph.joints, |_| r.control(&IDLE));
+            step_world(&mut r.world, p, ph);
+            r.frame += 1;
         }),
     }
 }

@@ -7,8 +7,9 @@
 //! camera.
 //!
 //! Rigid bodies: a tap shoots the box whose centre shows nearest (the
-//! same radius and speed). In the Armed Mine's scene the pen instead
-//! puts the creature's goal on the floor under it.
+//! same radius and speed; the powered ragdoll's bodies get a fixed
+//! strike instead, `scenes::powered::STRIKE`). In the Armed Mine's scene
+//! the pen instead puts the creature's goal on the floor under it.
 
 use crate::render::Camera;
 use crate::scenes::{Rigid, Sim};
@@ -162,11 +163,16 @@ impl Stylus {
         let Some((i, _)) = best else {
             return false;
         };
+        let powered = sim.rigid == Rigid::Powered;
         let b = &mut sim.bodies_mut()[i];
         let Some(dir) = (b.position() - eye).try_normalise() else {
             return false;
         };
-        let impulse = dir.scale(SHOT_SPEED.mul_lower(b.mass));
+        let impulse = if powered {
+            dir.scale(crate::scenes::powered::STRIKE)
+        } else {
+            dir.scale(SHOT_SPEED.mul_lower(b.mass))
+        };
         b.apply_impulse(Vec3::ZERO, dsphys::rigid::raise(impulse));
         self.shots += 1;
         true

@@ -8,7 +8,7 @@ pub mod animated;
 mod armed_mine;
 mod box_of_boxes;
 mod box_pyramid;
-mod powered;
+pub mod powered;
 mod rain;
 mod rigid_room;
 mod single_drop;
@@ -18,6 +18,7 @@ use crate::render::Camera;
 use dsphys::anim::Character;
 use dsphys::fx::Vec3;
 use dsphys::rigid::characters::armed_mine::ArmedMine;
+use dsphys::rigid::characters::powered::PoweredRagdoll;
 use dsphys::rigid::World;
 use dsphys::scenario::ROOM;
 use dsphys::verlet::{Ragdoll, Settings, WorldContacts};
@@ -43,6 +44,8 @@ pub enum Rigid {
     Boxes,
     /// [`Sim::mine`].
     Mine,
+    /// [`Sim::powered`].
+    Powered,
 }
 
 /// Everything the scenes simulate. Large (a few KiB per character), so it
@@ -66,6 +69,8 @@ pub struct Sim {
     pub boxes: BoxWorld,
     /// The Armed Mine (16 KiB), likewise rebuilt in place.
     pub mine: ArmedMine,
+    /// The powered ragdoll (about 50 KiB), likewise.
+    pub powered: PoweredRagdoll,
     /// Where the stylus last touched the ground (the Armed Mine's goal).
     pub goal: Option<Vec3>,
     /// The animated character's joint buffers (4 KiB; built the first
@@ -88,6 +93,7 @@ impl Sim {
             rigid: Rigid::None,
             boxes: World::empty(dsphys::rigid::Settings::DEFAULT),
             mine: ArmedMine::PLACEHOLDER,
+            powered: PoweredRagdoll::PLACEHOLDER,
             goal: None,
             character: None,
             walker: animated::Walker::new(),
@@ -115,6 +121,7 @@ impl Sim {
             Rigid::None => &[],
             Rigid::Boxes => self.boxes.bodies(),
             Rigid::Mine => self.mine.world.bodies(),
+            Rigid::Powered => self.powered.bodies(),
         }
     }
 
@@ -124,6 +131,7 @@ impl Sim {
             Rigid::None => &mut [],
             Rigid::Boxes => self.boxes.bodies_mut(),
             Rigid::Mine => self.mine.world.bodies_mut(),
+            Rigid::Powered => self.powered.world.bodies_mut(),
         }
     }
 
@@ -134,6 +142,7 @@ impl Sim {
             Rigid::None => 0,
             Rigid::Boxes => self.boxes.rows.dropped,
             Rigid::Mine => self.mine.world.rows.dropped,
+            Rigid::Powered => self.powered.world.rows.dropped,
         }
     }
 
