@@ -7,6 +7,7 @@ use crate::fx::power::{round_shr, saturate_i32};
 use crate::fx::{Fx1, Fx2, Fx3, Mat3, Quat, Vec3};
 
 use super::raise;
+use super::sleep::SLEEP_FRAMES;
 
 /// The index that stands for the static world in rows and joints.
 pub const STATIC: u8 = u8::MAX;
@@ -38,6 +39,9 @@ pub struct Body {
     pub friction: Fx1,
     /// Bodies with the same non-zero group do not collide with each other.
     pub group: u8,
+    /// Steps it has rested; asleep from [`SLEEP_FRAMES`] on (only in
+    /// worlds with sleeping on, [`super::sleep`]).
+    pub rest: u8,
     /// Derived: the rotation matrix of `rot`.
     pub mat: Mat3,
     /// Derived: `mat * diag(inv_inertia) * mat^T`.
@@ -60,6 +64,7 @@ impl Body {
         inv_inertia: Vec3::ZERO,
         friction: crate::fx!(0.6),
         group: 0,
+        rest: 0,
         mat: Mat3::IDENTITY,
         inv_inertia_world: Mat3::from_cols(Vec3::ZERO, Vec3::ZERO, Vec3::ZERO),
     };
@@ -96,6 +101,7 @@ impl Body {
             inv_inertia,
             friction: crate::fx!(0.6),
             group: 0,
+            rest: 0,
             mat: Mat3::IDENTITY,
             inv_inertia_world: Mat3::default(),
         };
@@ -107,6 +113,13 @@ impl Body {
     #[inline]
     pub fn is_static(&self) -> bool {
         self.inv_mass == Fx1::ZERO
+    }
+
+    /// True for a sleeping body ([`super::sleep`]): static to the solver
+    /// until something wakes it.
+    #[inline]
+    pub fn is_asleep(&self) -> bool {
+        self.rest >= SLEEP_FRAMES
     }
 
     /// The centre of mass in FX1.
@@ -163,6 +176,8 @@ impl Body {
         if self.is_static() {
             return;
         }
+        // Wakes it, and counts as moving (it wakes its neighbours).
+        self.rest = 0;
         self.vel += (impulse * self.inv_mass).lower();
         self.apply_angular_impulse(cross_fx2(impulse, r).map(|c| -c));
     }

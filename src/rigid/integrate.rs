@@ -16,7 +16,10 @@ const DT_Q32: i64 = 71_582_788;
 #[inline(never)]
 pub fn apply_gravity(bodies: &mut [Body], g: Fx1) {
     let dv = Fx2::from_raw(mul_dt(g.raise().raw()));
-    for b in bodies.iter_mut().filter(|b| !b.is_static()) {
+    for b in bodies
+        .iter_mut()
+        .filter(|b| !b.is_static() && !b.is_asleep())
+    {
         b.vel.y -= dv;
     }
 }
@@ -36,7 +39,10 @@ pub fn damp(bodies: &mut [Body], linear: Fx1, angular: Fx1) {
 /// speeds, and refreshes the derived data.
 #[inline(never)]
 pub fn integrate(bodies: &mut [Body]) {
-    for b in bodies.iter_mut().filter(|b| !b.is_static()) {
+    for b in bodies
+        .iter_mut()
+        .filter(|b| !b.is_static() && !b.is_asleep())
+    {
         b.vel = clamp_vec(b.vel, MAX_SPEED);
         b.spin = clamp_vec(b.spin, MAX_SPIN);
         b.pos += vec_mul_dt(b.vel);

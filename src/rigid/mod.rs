@@ -7,6 +7,7 @@
 //! characters: the powered ragdoll and the Armed Mine.
 //!
 //! - [`body`]: a box body, its inertia and derived world data.
+//! - [`box_of_boxes`]: 27 cubes in a container (seed 003's scene).
 //! - [`integrate`]: gravity, velocity caps, position and quaternion steps.
 //! - [`row`]: one constraint row and the solver over a fixed buffer.
 //! - [`contact`]: box-plane and box-box contacts as rows with friction.
@@ -14,6 +15,7 @@
 //! - [`motor`]: the seed-000 motor drives, torque-limited by `tau_max`.
 //! - [`pd`]: backward-Euler (stable) and explicit PD controllers.
 //! - [`ik`]: two-bone IK for the Armed Mine's arm.
+//! - [`sleep`]: resting bodies fall asleep (worlds of loose boxes).
 //! - [`world`]: bodies + joints + contacts, stepped once per frame.
 //! - [`characters`]: the Armed Mine and the powered ragdoll.
 //!
@@ -41,6 +43,7 @@
 //! fits (see [`row`]).
 
 pub mod body;
+pub mod box_of_boxes;
 pub mod characters;
 pub mod contact;
 pub mod ik;
@@ -49,6 +52,7 @@ pub mod joint;
 pub mod motor;
 pub mod pd;
 pub mod row;
+pub mod sleep;
 pub mod world;
 
 pub use body::Body;

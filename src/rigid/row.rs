@@ -379,7 +379,10 @@ fn body(bodies: &[Body], i: u8) -> Option<&Body> {
     if i == STATIC {
         None
     } else {
-        bodies.get(i as usize).filter(|b| !b.is_static())
+        // A sleeping body is static to the solver.
+        bodies
+            .get(i as usize)
+            .filter(|b| !b.is_static() && !b.is_asleep())
     }
 }
 

@@ -19,6 +19,7 @@ use super::integrate::{apply_gravity, damp, integrate};
 use super::joint::Joint;
 use super::motor::push_motor_rows;
 use super::row::{Rows, JOINT_KEY, MAX_BODIES};
+use super::sleep::{update_rest, wake_neighbours};
 
 /// The phases of a step, for timing (a character's control comes first).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,6 +58,9 @@ pub struct Settings {
     pub contact_warm: Fx1,
     /// The same for joint and motor rows ([`Rows::joint_warm_fraction`]).
     pub joint_warm: Fx1,
+    /// Resting bodies fall asleep ([`super::sleep`]; worlds without
+    /// joints).
+    pub sleep: bool,
 }
 
 impl Settings {
@@ -74,6 +78,7 @@ impl Settings {
         ground: Some(Plane::GROUND),
         contact_warm: crate::fx!(1.0),
         joint_warm: crate::fx!(1.0),
+        sleep: false,
     };
 }
 
@@ -226,18 +231,24 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
     /// groups (or group 0) that share no joint.
     #[inline(never)]
     pub fn push_contact_rows(&mut self) {
+        if self.settings.sleep {
+            let margin = self.settings.contact.margin;
+            wake_neighbours(&mut self.bodies[..self.n_bodies], margin);
+        }
         let bodies = &self.bodies[..self.n_bodies];
         let s = &self.settings.contact;
         let mut count = 0;
         for i in 0..self.n_bodies {
-            if bodies[i].is_static() {
+            // Sleepers only meet awake bodies, from the awake side.
+            if bodies[i].is_static() || bodies[i].is_asleep() {
                 continue;
             }
             if let Some(ground) = &self.settings.ground {
                 count += box_plane(&mut self.rows, bodies, i as u8, ground, s);
             }
             for j in 0..self.n_bodies {
-                if j == i || (j < i && !bodies[j].is_static()) || self.exempt(i, j) {
+                let passive = bodies[j].is_static() || bodies[j].is_asleep();
+                if j == i || (j < i && !passive) || self.exempt(i, j) {
                     continue;
                 }
                 count += box_box(&mut self.rows, bodies, i as u8, j as u8, s);
@@ -270,6 +281,14 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
     #[inline(never)]
     pub fn integrate(&mut self) {
         integrate(&mut self.bodies[..self.n_bodies]);
+        if self.settings.sleep {
+            update_rest(&mut self.bodies[..self.n_bodies]);
+        }
+    }
+
+    /// How many dynamic bodies are asleep.
+    pub fn sleeping(&self) -> usize {
+        self.bodies().iter().filter(|b| b.is_asleep()).count()
     }
 
     /// Total kinetic plus potential energy (J), for tests (floats).
