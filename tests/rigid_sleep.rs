@@ -19,7 +19,7 @@ fn world(sleep: bool) -> (Box<W>, usize) {
         sleep,
         ..Settings::DEFAULT
     }));
-    let first = build(&mut w, Vec3::ZERO).unwrap() as usize;
+    let first = build(&mut w, Vec3::ZERO, true).unwrap() as usize;
     (w, first)
 }
 
@@ -120,4 +120,23 @@ fn without_sleeping_the_pile_is_solved_every_step() {
     );
     assert_eq!(w.sleeping(), 0);
     assert!(w.rows.len() >= 300);
+}
+
+#[test]
+fn a_pile_put_to_sleep_stays_asleep_until_shot() {
+    let (mut w, first) = world(true);
+    w.put_to_sleep();
+    for _ in 0..60 {
+        w.step();
+        assert_eq!(w.sleeping(), CUBES);
+        assert_eq!(w.rows.len(), 0);
+    }
+    let top = first + CUBES - 1;
+    w.bodies_mut()[top].apply_impulse(
+        Vec3::ZERO,
+        dsphys::rigid::raise(Vec3::new(fx!(-4.0), Fx1::ZERO, Fx1::ZERO)),
+    );
+    w.step();
+    assert!(w.sleeping() < CUBES, "the shot cube is awake");
+    assert!(w.rows.len() > 0);
 }

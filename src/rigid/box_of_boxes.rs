@@ -23,12 +23,14 @@ pub const CUBES: usize = (SIDE * SIDE * SIDE) as usize;
 const WALL_HALF: Fx1 = fx!(0.05);
 const WALL_HALF_HEIGHT: Fx1 = fx!(0.3);
 
-/// Adds the container (four static walls) and the 27 cubes, standing on
-/// the ground at `centre` (y is ignored: the floor is y = 0). Returns
-/// the index of the first cube (the cubes follow in layers, bottom up).
+/// Adds the container (four static walls, when `container`) and the 27
+/// cubes, standing on the ground at `centre` (y is ignored: the floor is
+/// y = 0). Returns the index of the first cube (the cubes follow in
+/// layers, bottom up); `None` when the world is full.
 pub fn build<const B: usize, const J: usize, const R: usize>(
     w: &mut World<B, J, R>,
     centre: Vec3,
+    container: bool,
 ) -> Option<u8> {
     let pitch = HALF * 2 + GAP;
     // Inner half width: three cubes, two gaps between, one to each wall.
@@ -54,7 +56,7 @@ pub fn build<const B: usize, const J: usize, const R: usize>(
             (Fx1::ZERO, -off),
         ),
     ];
-    for (half, (x, z)) in walls {
+    for (half, (x, z)) in walls.into_iter().filter(|_| container) {
         let pos = Vec3::new(cx + x, WALL_HALF_HEIGHT, cz + z);
         w.add_body(Body::new_box(half, Fx1::ZERO, pos, Quat::IDENTITY))?;
     }

@@ -286,6 +286,16 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
         }
     }
 
+    /// Puts every dynamic body to sleep, still (a pile placed at rest
+    /// starts asleep instead of settling first; with sleeping on).
+    pub fn put_to_sleep(&mut self) {
+        for b in self.bodies_mut().iter_mut().filter(|b| !b.is_static()) {
+            b.rest = super::sleep::SLEEP_FRAMES;
+            b.vel = Vec3::default();
+            b.spin = Vec3::default();
+        }
+    }
+
     /// How many dynamic bodies are asleep.
     pub fn sleeping(&self) -> usize {
         self.bodies().iter().filter(|b| b.is_asleep()).count()

@@ -26,12 +26,11 @@ use dsphys::verlet::{Ragdoll, Settings, WorldContacts};
 /// The most characters a scene holds (the rain scene's ceiling).
 pub const MAX_RAGDOLLS: usize = 64;
 
-/// The most rigid boxes a scene holds: the room's four walls and a
-/// pyramid of ten.
-pub const MAX_BOXES: usize = 14;
-/// Solver rows: the most the solver takes (a friction row names its
-/// normal row by a `u8`). The pyramid needs 192.
-pub const MAX_ROWS: usize = 255;
+/// The most rigid boxes a scene holds: the room's four walls and the
+/// box of boxes' 27 cubes.
+pub const MAX_BOXES: usize = 31;
+/// Solver rows: the box of boxes at rest needs 324, the pyramid 192.
+pub const MAX_ROWS: usize = 480;
 
 /// The box scenes' rigid world.
 pub type BoxWorld = World<MAX_BOXES, 0, MAX_ROWS>;
@@ -216,6 +215,3 @@ pub const STYLUS_GRAB_SHOOT: &str = "stylus: drag a particle, tap to shoot";
 
 /// A scene that does nothing per frame.
 fn no_update(_: &mut Sim, _: &FrameStats) {}
-
-/// A scene with nothing in it yet (its parts have not landed).
-fn empty(_: &mut Sim) {}
