@@ -138,5 +138,5 @@ fn a_pile_put_to_sleep_stays_asleep_until_shot() {
     );
     w.step();
     assert!(w.sleeping() < CUBES, "the shot cube is awake");
-    assert!(w.rows.len() > 0);
+    assert!(!w.rows.is_empty());
 }
