@@ -20,11 +20,17 @@ pub const ROOM: BoxRoom = BoxRoom::new(
 /// origin) lifted 1 m, thrown sideways with a spin from a kick to the
 /// head, so it tumbles into a wall and onto the floor.
 pub fn tumbling_ragdoll(offset: Vec3) -> Ragdoll {
+    let mut r = Ragdoll::EMPTY;
+    tumbling_ragdoll_into(&mut r, offset);
+    r
+}
+
+/// [`tumbling_ragdoll`], built in place (see [`Ragdoll::rebuild`]).
+pub fn tumbling_ragdoll_into(r: &mut Ragdoll, offset: Vec3) {
     let lift = Vec3::new(Fx1::ZERO, fx!(1.0), Fx1::ZERO);
-    let mut r = Ragdoll::new(&HUMANOID, offset + lift);
+    r.rebuild(&HUMANOID, offset + lift);
     r.set_velocity_all(Vec3::new(fx!(2.5), fx!(1.0), fx!(-1.5)));
     r.apply_impulse(0, Vec3::new(fx!(-3.0), Fx1::ZERO, fx!(2.0)));
-    r
 }
 
 /// One frame of the default ragdoll in [`ROOM`].
@@ -51,10 +57,16 @@ pub const WORLD_FRICTION: Fx1 = fx!(0.5);
 /// z 1..3, the top at x 7.65..8, y 1.6), lifted 0.4 m and thrown down the
 /// flight with a kick to the head.
 pub fn stairs_drop() -> Ragdoll {
-    let mut r = Ragdoll::new(&HUMANOID, Vec3::new(fx!(7.3), fx!(2.0), fx!(2.0)));
+    let mut r = Ragdoll::EMPTY;
+    stairs_drop_into(&mut r);
+    r
+}
+
+/// [`stairs_drop`], built in place (see [`Ragdoll::rebuild`]).
+pub fn stairs_drop_into(r: &mut Ragdoll) {
+    r.rebuild(&HUMANOID, Vec3::new(fx!(7.3), fx!(2.0), fx!(2.0)));
     r.set_velocity_all(Vec3::new(fx!(-2.0), fx!(0.5), fx!(0.4)));
     r.apply_impulse(0, Vec3::new(fx!(-2.0), Fx1::ZERO, fx!(-1.0)));
-    r
 }
 
 /// The default humanoid over the middle of `assets/worlds/arena.obj` (a

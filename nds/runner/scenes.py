@@ -105,6 +105,9 @@ def cycle_scenes(emu: Emulator, rom: str, frames: int, gif_frames: list | None =
         run_frames(emu, frames, every=2 if i == 0 and gif_frames is not None else 0,
                    frames=gif_frames)
         top, bottom = split_screens(emu.screenshot())
+        box = mailbox.read(emu.read)
+        if box.panic_message is not None:
+            raise EmulatorError(f"scene {letter}: the ROM panicked: {box.panic_message}")
         live = live_values(emu)
         if live.get("scene") != i:
             raise EmulatorError(f"pressed my way to scene {letter} but the ROM shows scene "

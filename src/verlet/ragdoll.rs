@@ -59,41 +59,61 @@ pub const SLEEP_SPEED: Fx1 = crate::fx!(0.1);
 pub const SLEEP_FRAMES: u8 = 45;
 
 impl<const N: usize, const C: usize> Ragdoll<N, C> {
+    /// A ragdoll with no particles: a slot for [`Ragdoll::rebuild`] to
+    /// fill in place.
+    pub const EMPTY: Self = Ragdoll {
+        particles: Particles::new(),
+        constraints: Constraints::new(),
+        conserve_momentum: true,
+        total_mass: Fx1::ZERO,
+        half_step_mass: Fx2::ZERO,
+        drift: Vec3::new(Fx2::ZERO, Fx2::ZERO, Fx2::ZERO),
+        any_pinned: false,
+        still_frames: 0,
+        asleep: false,
+        crowd_box: ([i32::MAX; 3], [i32::MIN; 3]),
+    };
+
     /// The ragdoll of `def`, at rest, its pose moved by `origin`.
+    ///
+    /// It is returned by value: about 3 KiB for the default capacities. On
+    /// the DS, where the stack is the 16 KiB of DTCM, build it in place
+    /// with [`Ragdoll::rebuild`] instead.
+    ///
+    /// # Panics
+    /// As [`Ragdoll::rebuild`].
+    pub fn new(def: &RagdollDef, origin: Vec3) -> Self {
+        let mut r = Self::EMPTY;
+        r.rebuild(def, origin);
+        r
+    }
+
+    /// Makes this the ragdoll of `def`, at rest, its pose moved by
+    /// `origin`, exactly as [`Ragdoll::new`] would, without a copy on the
+    /// stack. Every setting is reset too (`conserve_momentum` is on).
     ///
     /// # Panics
     /// If `def` has more than `N` particles or `C` constraints, or a
     /// constraint names a particle that does not exist (`assetc` rejects
     /// such definitions at build time).
-    pub fn new(def: &RagdollDef, origin: Vec3) -> Self {
-        let mut particles = Particles::new();
+    pub fn rebuild(&mut self, def: &RagdollDef, origin: Vec3) {
+        *self = Self::EMPTY;
         let mut total_mass = Fx1::ZERO;
         for p in def.particles {
-            particles
+            self.particles
                 .push(p.position + origin, p.mass, p.inv_mass, p.radius)
                 .expect("ragdoll: more particles than the capacity N");
             total_mass += p.mass;
         }
-        let mut constraints = Constraints::new();
         for c in def.constraints {
-            constraints
-                .push(c, particles.inv_masses())
+            self.constraints
+                .push(c, self.particles.inv_masses())
                 .expect("ragdoll: more constraints than the capacity C, or a bad particle index");
         }
-        let any_pinned = particles.inv_masses().contains(&Fx1::ZERO);
-        Ragdoll {
-            particles,
-            constraints,
-            conserve_momentum: true,
-            total_mass,
-            // M kg x 2^-13 m, in FX2 raw (2^-24): M raw (2^-12 kg) / 2.
-            half_step_mass: Fx2::from_raw(total_mass.raw() as i64 / 2),
-            drift: Vec3::new(Fx2::ZERO, Fx2::ZERO, Fx2::ZERO),
-            any_pinned,
-            still_frames: 0,
-            asleep: false,
-            crowd_box: ([i32::MAX; 3], [i32::MIN; 3]),
-        }
+        self.any_pinned = self.particles.inv_masses().contains(&Fx1::ZERO);
+        self.total_mass = total_mass;
+        // M kg x 2^-13 m, in FX2 raw (2^-24): M raw (2^-12 kg) / 2.
+        self.half_step_mass = Fx2::from_raw(total_mass.raw() as i64 / 2);
     }
 
     /// One frame without a world: [`Ragdoll::step_with`] with an empty

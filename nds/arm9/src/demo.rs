@@ -132,6 +132,7 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
     let mut screen = screen::Screen::new(shown);
     loop {
         video::wait_vblank();
+        crate::hw::stack_guard::check();
         mb.header.frame = mb.header.frame.wrapping_add(1);
         let start = timer::cycles();
         let mut stored = render::Stored::default();

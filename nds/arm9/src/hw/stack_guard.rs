@@ -4,8 +4,7 @@
 //! beyond the data is usable too) with no hardware guard: running into the
 //! data, or off the bottom of DTCM, would corrupt state and hang silently.
 //! At boot, [`arm`] fills the lowest free words above the data with a
-//! pattern; [`check`] (after each in-ROM test; not yet per demo frame:
-//! a reset with X in scene (a) trips it, to be found) panics
+//! pattern; [`check`] (every demo frame, after each in-ROM test) panics
 //! with a message if any of them changed, so a stack that came within
 //! 256 bytes of the data shows on screen and in the mailbox like any other
 //! panic.
@@ -31,10 +30,6 @@ pub fn region() -> *mut u32 {
 
 /// Bytes of stack the guard allows: from the stack's top to the watched
 /// words.
-#[cfg_attr(
-    not(any(feature = "test-rom", feature = "panic-test")),
-    allow(dead_code)
-)]
 pub fn capacity() -> usize {
     addr_of!(__sys_stack_top) as usize - (region() as usize + WORDS * 4)
 }
@@ -51,10 +46,6 @@ pub fn arm() {
 }
 
 /// Panics if the stack has grown past its limit since [`arm`].
-#[cfg_attr(
-    not(any(feature = "test-rom", feature = "panic-test")),
-    allow(dead_code)
-)]
 pub fn check() {
     let base = region();
     for i in 0..WORDS {

@@ -21,7 +21,6 @@ use dsphys::anim::{BradTable, Character, Clip, CrossFade};
 use dsphys::fx;
 use dsphys::fx::{Angle, Fx1, Mat4x3, Quat, Vec3};
 use dsphys::verlet::humanoid::HUMANOID as RAGDOLL;
-use dsphys::verlet::Ragdoll;
 
 pub const SCENE: SceneDef = SceneDef {
     letter: 'd',
@@ -182,11 +181,14 @@ fn update(sim: &mut Sim, _: &FrameStats) {
     if w.limp || w.posed < 2 {
         return;
     }
-    let mut r = Ragdoll::new(&RAGDOLL, Vec3::ZERO);
-    let n = r.positions().len();
-    start_ragdoll(&mut r, &w.now[..n], &w.last[..n]);
-    let mass = r.particles.masses()[particle];
-    r.apply_impulse(particle, dir.scale(SHOT_SPEED.mul_lower(mass)));
     w.limp = true;
-    sim.add(r);
+    // Copies (a few hundred bytes): `sim` is borrowed whole below.
+    let (now, last) = (w.now, w.last);
+    sim.add_with(|r| {
+        r.rebuild(&RAGDOLL, Vec3::ZERO);
+        let n = r.positions().len();
+        start_ragdoll(r, &now[..n], &last[..n]);
+        let mass = r.particles.masses()[particle];
+        r.apply_impulse(particle, dir.scale(SHOT_SPEED.mul_lower(mass)));
+    });
 }

@@ -145,12 +145,20 @@ impl Sim {
         }
     }
 
-    /// Adds a character; false when the scene is full.
-    pub fn add(&mut self, r: Ragdoll) -> bool {
+    /// Adds a character, built in place by `build` (a ragdoll is 3 KiB:
+    /// built on the DTCM stack and copied, a reset nested in the frame
+    /// overflowed it); false when the scene is full.
+    pub fn add_with(&mut self, build: impl FnOnce(&mut Ragdoll)) -> bool {
         if self.count == MAX_RAGDOLLS {
             return false;
         }
-        self.ragdolls[self.count] = Some(r);
+        let slot = &mut self.ragdolls[self.count];
+        if slot.is_none() {
+            *slot = Some(Ragdoll::EMPTY);
+        }
+        if let Some(r) = slot {
+            build(r);
+        }
         self.count += 1;
         true
     }

@@ -9,7 +9,7 @@
 use super::{FrameStats, SceneDef, Sim, MAX_RAGDOLLS, ROOM_CAMERA};
 use crate::hw::timer::FRAME_CYCLES;
 use dsphys::fx::{Fx1, Vec3};
-use dsphys::verlet::{humanoid::HUMANOID, Ragdoll};
+use dsphys::verlet::humanoid::HUMANOID;
 
 pub const SCENE: SceneDef = SceneDef {
     letter: 'g',
@@ -62,10 +62,12 @@ fn spawn(sim: &mut Sim) {
     // Feet 1.2 m up, so the head starts just under the 3 m ceiling.
     let origin = Vec3::new(s.next(6144), Fx1::from_raw(4915), s.next(6144));
     let v = Vec3::new(s.next(8192), Fx1::ZERO, s.next(8192));
-    let mut r = Ragdoll::new(&HUMANOID, origin);
-    r.set_velocity_all(v);
-    r.apply_impulse(0, Vec3::new(s.next(12288), Fx1::ZERO, s.next(12288)));
-    sim.add(r);
+    let kick = Vec3::new(s.next(12288), Fx1::ZERO, s.next(12288));
+    sim.add_with(|r| {
+        r.rebuild(&HUMANOID, origin);
+        r.set_velocity_all(v);
+        r.apply_impulse(0, kick);
+    });
 }
 
 fn update(sim: &mut Sim, last: &FrameStats) {

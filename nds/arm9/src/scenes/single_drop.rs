@@ -5,7 +5,7 @@ use crate::render::world::Shape;
 use crate::render::Camera;
 use dsphys::fx;
 use dsphys::fx::{Angle, Vec3};
-use dsphys::scenario::stairs_drop;
+use dsphys::scenario::stairs_drop_into;
 
 pub const SCENE: SceneDef = SceneDef {
     letter: 'a',
@@ -27,5 +27,5 @@ const CAMERA: Camera = Camera {
 
 fn reset(sim: &mut Sim) {
     sim.world = Shape::Mesh(&crate::worlds::STAIRS);
-    sim.add(stairs_drop());
+    sim.add_with(stairs_drop_into);
 }
