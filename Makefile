@@ -20,7 +20,7 @@ PACKER    := $(TARGET)/release/ndspack
 RUNNER    := $(PY) nds/runner/run.py
 EMULATORS ?= both
 
-.PHONY: rom roms arm7 run test bench pcprofile setup-rust venv apt melonds fmt-check clippy host-test \
+.PHONY: rom roms arm7 run test bench bench-roms pcprofile setup-rust venv apt melonds fmt-check clippy host-test \
         rom-check emu-test runner-test clean
 
 ## Setup ---------------------------------------------------------------
@@ -87,10 +87,12 @@ run: rom venv
 SOAK_FRAMES_desmume ?= 100000
 SOAK_FRAMES_melonds ?= 20000
 BENCH_EMULATORS = $(if $(filter both,$(EMULATORS)),desmume melonds,$(EMULATORS))
-bench: rom venv melonds
+bench-roms: rom
 	@$(call build_rom,ragdoll-bench,bench-rom)
-	@mkdir -p $(TARGET)/bench
 	@$(call build_rom,ragdoll-bench-main-ram,hot-code-in-main-ram)
+
+bench: bench-roms venv melonds
+	@mkdir -p $(TARGET)/bench
 	@pids=; for emu in $(BENCH_EMULATORS); do \
 	  frames=$$(case $$emu in desmume) echo $(SOAK_FRAMES_desmume);; *) echo $(SOAK_FRAMES_melonds);; esac); \
 	  ( $(RUNNER) --rom $(ROM_DIR)/ragdoll-bench.nds --emulator $$emu --mode bench \

@@ -72,7 +72,14 @@ pub fn stairs_drop_into(r: &mut Ragdoll) {
 /// The default humanoid over the middle of `assets/worlds/arena.obj` (a
 /// bumpy floor at y -0.35..0.35), lifted 1 m and tumbling.
 pub fn arena_drop() -> Ragdoll {
-    tumbling_ragdoll(Vec3::new(Fx1::ZERO, fx!(0.4), Fx1::ZERO))
+    let mut r = Ragdoll::EMPTY;
+    arena_drop_into(&mut r);
+    r
+}
+
+/// [`arena_drop`], built in place (see [`Ragdoll::rebuild`]).
+pub fn arena_drop_into(r: &mut Ragdoll) {
+    tumbling_ragdoll_into(r, Vec3::new(Fx1::ZERO, fx!(0.4), Fx1::ZERO));
 }
 
 /// One frame of a ragdoll in a k-d tree world.
@@ -91,7 +98,8 @@ pub fn crowd_drop(crowd: &mut [Option<Ragdoll>; CROWD_DROP_RAGDOLLS]) {
     for (i, slot) in crowd.iter_mut().enumerate() {
         let k = 2 * i as i32 - 3; // -3, -1, 1, 3
         let offset = Vec3::new(fx!(0.3) * k, fx!(0.5), fx!(0.1) * k);
-        let r = slot.insert(Ragdoll::new(&HUMANOID, offset));
+        let r = Ragdoll::in_slot(slot);
+        r.rebuild(&HUMANOID, offset);
         r.set_velocity_all(Vec3::new(fx!(-0.6) * k, fx!(0.5), Fx1::ZERO));
         r.apply_impulse(0, Vec3::new(Fx1::ZERO, Fx1::ZERO, fx!(1.0) * k));
     }

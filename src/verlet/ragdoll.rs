@@ -88,6 +88,19 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
         r
     }
 
+    /// The ragdoll in `slot`, an [`Ragdoll::EMPTY`] one put there first if
+    /// it holds none: for [`Ragdoll::rebuild`] in a slot of a crowd without
+    /// a stack copy (`slot.insert(Ragdoll::new(..))` may make two).
+    pub fn in_slot(slot: &mut Option<Self>) -> &mut Self {
+        if slot.is_none() {
+            *slot = Some(Self::EMPTY);
+        }
+        match slot {
+            Some(r) => r,
+            None => unreachable!("filled above"),
+        }
+    }
+
     /// Makes this the ragdoll of `def`, at rest, its pose moved by
     /// `origin`, exactly as [`Ragdoll::new`] would, without a copy on the
     /// stack. Every setting is reset too (`conserve_momentum` is on).

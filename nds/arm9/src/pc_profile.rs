@@ -26,11 +26,11 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
     /// for the DTCM stack.
     static WORKLOAD: TakeOnce<Option<Workload>> = TakeOnce::new(None);
     let w = WORKLOAD.take().expect("taken once").insert(Workload {
-        ragdoll: dsphys::scenario::arena_drop(),
+        ragdoll: Ragdoll::EMPTY,
         contacts: WorldContacts::new(),
     });
     loop {
-        w.ragdoll = dsphys::scenario::arena_drop();
+        dsphys::scenario::arena_drop_into(&mut w.ragdoll);
         for frame in 0..240u32 {
             // The bench's kick: it keeps the ragdoll tumbling, not asleep.
             if frame % 120 == 119 {

@@ -72,19 +72,18 @@ fn cell(i: usize) -> (i32, i32) {
 /// Ragdoll `i` of a crowd: lifted 0.3-0.6 m above its cell, thrown sideways
 /// (each one a different way, so they do not land in step) with a kick
 /// to the head, like `dsphys::scenario::tumbling_ragdoll`.
-fn spawn(i: usize) -> Ragdoll {
+fn spawn(i: usize, rd: &mut Ragdoll) {
     let (c, r) = cell(i);
     let at = Vec3::from_raw(
         c * SPACING / 2,
         5734 + (i as i32 % 4) * 819,
         r * SPACING / 2,
     );
-    let mut rd = Ragdoll::new(&HUMANOID, at);
+    rd.rebuild(&HUMANOID, at);
     let sx = if i.is_multiple_of(2) { 1 } else { -1 };
     let sz = if i % 4 < 2 { -1 } else { 1 };
     rd.set_velocity_all(Vec3::from_raw(sx * 10240, 4096, sz * 6144));
     rd.apply_impulse(0, Vec3::from_raw(-sx * 12288, 0, -sz * 8192));
-    rd
 }
 
 /// Drops a crowd of `n` and times every frame's physics.
@@ -92,7 +91,7 @@ fn spawn(i: usize) -> Ragdoll {
 fn measure(crowd: &mut Crowd, n: usize) -> Drop {
     let brad_def = &dsphys::anim::humanoid_brads::HUMANOID;
     for i in 0..n {
-        crowd.ragdolls[i] = Some(spawn(i));
+        spawn(i, Ragdoll::in_slot(&mut crowd.ragdolls[i]));
         crowd.brads[i] = Some(BradTable::new(brad_def));
     }
     let settings = Settings::DEFAULT;

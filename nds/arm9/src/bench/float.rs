@@ -7,7 +7,7 @@ use super::{record, us_x10};
 use crate::hw::once::TakeOnce;
 use crate::hw::timer;
 use dsphys::floatref::{FloatRagdoll, FloatRoom, FloatSettings};
-use dsphys::scenario::{tumbling_ragdoll, ROOM};
+use dsphys::scenario::{tumbling_ragdoll_into, ROOM};
 use dsphys::verlet::{Ragdoll, Settings};
 use mailbox::Mailbox;
 
@@ -54,7 +54,9 @@ static TWIN: TakeOnce<Option<FloatRagdoll>> = TakeOnce::new(None);
 #[inline(never)]
 fn fixed_ragdoll() -> &'static mut Ragdoll {
     let slot = FIXED.take().expect("fixed ragdoll taken once");
-    slot.insert(tumbling_ragdoll(dsphys::fx::Vec3::ZERO))
+    let r = Ragdoll::in_slot(slot);
+    tumbling_ragdoll_into(r, dsphys::fx::Vec3::ZERO);
+    r
 }
 
 #[inline(never)]

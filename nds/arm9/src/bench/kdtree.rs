@@ -29,7 +29,7 @@ fn collision_cycles(
     let mut prof = Profiler::new(BusClock);
     let ph = PhysicsPhases::register(&mut prof);
     let settings = Settings::DEFAULT;
-    w.ragdoll = dsphys::scenario::arena_drop();
+    dsphys::scenario::arena_drop_into(&mut w.ragdoll);
     let kick = dsphys::fx::Vec3::from_raw(worlds::KICK[0], worlds::KICK[1], worlds::KICK[2]);
     for frame in 0..worlds::FRAMES {
         if frame % worlds::KICK_EVERY == worlds::KICK_EVERY - 1 {

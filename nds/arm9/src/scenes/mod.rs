@@ -152,13 +152,7 @@ impl Sim {
         if self.count == MAX_RAGDOLLS {
             return false;
         }
-        let slot = &mut self.ragdolls[self.count];
-        if slot.is_none() {
-            *slot = Some(Ragdoll::EMPTY);
-        }
-        if let Some(r) = slot {
-            build(r);
-        }
+        build(Ragdoll::in_slot(&mut self.ragdolls[self.count]));
         self.count += 1;
         true
     }
