@@ -105,6 +105,44 @@ pub struct Triangle {
     /// The axis the inside test drops (the largest `|n|` component,
     /// 0..=2), plus 4 when that component is negative.
     pub proj: u8,
+    /// The bounding box of the vertices, raw FX1, derived once by the
+    /// constructors: the broad and narrow phases test it for every
+    /// candidate, and reading it beats nine vertex loads and twelve
+    /// comparisons each time.
+    lo: [i32; 3],
+    /// See `lo`.
+    hi: [i32; 3],
+}
+
+/// The smaller of two `i32` (`Ord::min` is not `const`).
+const fn min_i32(a: i32, b: i32) -> i32 {
+    if a < b {
+        a
+    } else {
+        b
+    }
+}
+
+/// The larger of two `i32`.
+const fn max_i32(a: i32, b: i32) -> i32 {
+    if a > b {
+        a
+    } else {
+        b
+    }
+}
+
+/// The raw FX1 bounding box of three raw FX1 points.
+const fn box_of(v: &[[i32; 3]; 3]) -> ([i32; 3], [i32; 3]) {
+    let mut lo = [0; 3];
+    let mut hi = [0; 3];
+    let mut k = 0;
+    while k < 3 {
+        lo[k] = min_i32(min_i32(v[0][k], v[1][k]), v[2][k]);
+        hi[k] = max_i32(max_i32(v[0][k], v[1][k]), v[2][k]);
+        k += 1;
+    }
+    (lo, hi)
 }
 
 impl Triangle {
@@ -117,6 +155,7 @@ impl Triangle {
         u: [[i32; 3]; 3],
         proj: u8,
     ) -> Triangle {
+        let (lo, hi) = box_of(&v);
         Triangle {
             v: [
                 Vec3::from_raw(v[0][0], v[0][1], v[0][2]),
@@ -131,6 +170,8 @@ impl Triangle {
                 Dir2::from_raw(u[2][0], u[2][1], u[2][2]),
             ],
             proj,
+            lo,
+            hi,
         }
     }
 
@@ -165,12 +206,15 @@ impl Triangle {
             2
         };
         let neg = [nn.x, nn.y, nn.z][k].is_negative();
+        let (lo, hi) = box_of(&v.map(|p| p.raw()));
         Ok(Triangle {
             v,
             n,
             d,
             u,
             proj: k as u8 | if neg { 4 } else { 0 },
+            lo,
+            hi,
         })
     }
 
@@ -193,29 +237,51 @@ impl Triangle {
     }
 
     /// The bounding box of the vertices.
+    #[inline]
     pub fn bounds(&self) -> (Vec3, Vec3) {
-        let [a, b, c] = self.v.map(|p| p.raw());
-        let lo = [0, 1, 2].map(|k| a[k].min(b[k]).min(c[k]));
-        let hi = [0, 1, 2].map(|k| a[k].max(b[k]).max(c[k]));
+        let (lo, hi) = (self.lo, self.hi);
         (
             Vec3::from_raw(lo[0], lo[1], lo[2]),
             Vec3::from_raw(hi[0], hi[1], hi[2]),
         )
     }
 
+    /// The bounding box of the vertices, raw FX1 (`lo`, `hi`).
+    #[inline]
+    pub fn raw_bounds(&self) -> (&[i32; 3], &[i32; 3]) {
+        (&self.lo, &self.hi)
+    }
+
     /// True when the bounding box overlaps the box `[lo, hi]` (raw FX1,
     /// inclusive). Compares only, no products.
     #[inline]
     pub fn overlaps_box(&self, lo: &[i32; 3], hi: &[i32; 3]) -> bool {
-        let [a, b, c] = [self.v[0].raw(), self.v[1].raw(), self.v[2].raw()];
-        for k in 0..3 {
-            if (a[k] > hi[k] && b[k] > hi[k] && c[k] > hi[k])
-                || (a[k] < lo[k] && b[k] < lo[k] && c[k] < lo[k])
-            {
-                return false;
-            }
+        (0..3).all(|k| self.lo[k] <= hi[k] && self.hi[k] >= lo[k])
+    }
+
+    /// The two axes the inside tests keep, `(i, j)`, ordered so that the
+    /// 2D cross `e_i q_j - e_j q_i` is positive on the inner side: the
+    /// dropped axis is the normal's largest component, and a negative one
+    /// swaps the pair (the same as negating every cross product).
+    #[inline]
+    fn plane_axes(&self) -> (usize, usize) {
+        match self.proj {
+            0 => (1, 2),
+            1 => (2, 0),
+            2 => (0, 1),
+            4 => (2, 1),
+            5 => (0, 2),
+            _ => (1, 0),
         }
-        true
+    }
+
+    /// The vertices seen along the normal: `[v_i, v_j]` per vertex.
+    #[inline]
+    fn projected(&self, i: usize, j: usize) -> [[i32; 2]; 3] {
+        self.v.map(|p| {
+            let p = p.raw();
+            [p[i], p[j]]
+        })
     }
 
     /// True when `q`, projected along the normal, lies inside the triangle
@@ -232,24 +298,17 @@ impl Triangle {
     /// (`None` if `qa` is already inside), or `None` if it never does.
     /// Exact 2D clipping in FX2; one division per edge crossed.
     pub fn clip_entry(&self, qa: Vec3, qb: Vec3) -> Option<(Fx1, Option<u8>)> {
-        let k = (self.proj & 3) as usize;
-        let (i, j) = ((k + 1) % 3, (k + 2) % 3);
-        let neg = self.proj & 4 != 0;
+        let (i, j) = self.plane_axes();
+        let p = self.projected(i, j);
         let (qa, qb) = (qa.raw(), qb.raw());
-        let p = [self.v[0].raw(), self.v[1].raw(), self.v[2].raw()];
+        let (qa, qb) = ([qa[i], qa[j]], [qb[i], qb[j]]);
         let (mut enter, mut exit, mut edge) = (Fx1::ZERO, Fx1::ONE, None);
         for e in 0..3 {
             let (s, t) = (p[e], p[(e + 1) % 3]);
-            let (ei, ej) = (Fx1::from_raw(t[i] - s[i]), Fx1::from_raw(t[j] - s[j])); // FX1
+            let (ei, ej) = (Fx1::from_raw(t[0] - s[0]), Fx1::from_raw(t[1] - s[1])); // FX1
                                                                                      // FX2: the 2D cross at each end, positive on the inner side.
-            let side = |q: [i32; 3]| {
-                let c = ei * Fx1::from_raw(q[j] - s[j]) - ej * Fx1::from_raw(q[i] - s[i]);
-                if neg {
-                    -c
-                } else {
-                    c
-                }
-            };
+            let side =
+                |q: [i32; 2]| ei * Fx1::from_raw(q[1] - s[1]) - ej * Fx1::from_raw(q[0] - s[0]);
             let (ca, cb) = (side(qa), side(qb));
             if ca.is_negative() && cb.is_negative() {
                 return None;
@@ -278,22 +337,20 @@ impl Triangle {
     /// [`Place::Near`]. Exact 2D cross products in FX2.
     #[inline]
     pub fn locate(&self, q: Vec3, tol: i32, far: Option<i32>) -> Place {
-        let k = (self.proj & 3) as usize;
-        let (i, j) = ((k + 1) % 3, (k + 2) % 3);
-        let neg = self.proj & 4 != 0;
+        let (i, j) = self.plane_axes();
+        let p = self.projected(i, j);
         let q = q.raw();
-        let p = [self.v[0].raw(), self.v[1].raw(), self.v[2].raw()];
+        let q = [q[i], q[j]];
         let mut outside = None;
         let mut near = false;
         for e in 0..3 {
             let (s, t) = (p[e], p[(e + 1) % 3]);
             // FX1: the edge, and q from its start, projected.
-            let (ei, ej) = (t[i] - s[i], t[j] - s[j]);
-            let (qi, qj) = (q[i] - s[i], q[j] - s[j]);
-            // FX2: (t - s) x (q - s) in the (i, j) plane, made positive on
-            // the inner side: the projected distance times |e|.
+            let (ei, ej) = (t[0] - s[0], t[1] - s[1]);
+            let (qi, qj) = (q[0] - s[0], q[1] - s[1]);
+            // FX2: (t - s) x (q - s) in the (i, j) plane, positive on the
+            // inner side: the projected distance times |e|.
             let c = Fx1::from_raw(ei) * Fx1::from_raw(qj) - Fx1::from_raw(ej) * Fx1::from_raw(qi);
-            let c = if neg { -c } else { c };
             if c.is_negative() {
                 let l1 = Fx1::from_raw(ei.abs() + ej.abs()); // FX1: >= the projected |e|
                 if let Some(far) = far {

@@ -106,8 +106,7 @@ impl<const N: usize> WorldContacts<N> {
         // particle's list is in tree order.
         let mut count = [0usize; N];
         for &ix in &self.near[..near] {
-            let (tlo, thi) = world.tris[ix as usize].bounds();
-            let (tlo, thi) = (tlo.raw(), thi.raw());
+            let (tlo, thi) = world.tris[ix as usize].raw_bounds();
             for (i, (lo, hi)) in boxes.iter().enumerate() {
                 if (0..3).all(|k| tlo[k] <= hi[k] && thi[k] >= lo[k]) {
                     if let Some(slot) = self.ids[i].get_mut(count[i]) {
