@@ -298,17 +298,24 @@ impl Triangle {
     /// (`None` if `qa` is already inside), or `None` if it never does.
     /// Exact 2D clipping in FX2; one division per edge crossed.
     pub fn clip_entry(&self, qa: Vec3, qb: Vec3) -> Option<(Fx1, Option<u8>)> {
-        let (i, j) = self.plane_axes();
-        let p = self.projected(i, j);
+        let k = (self.proj & 3) as usize;
+        let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+        let neg = self.proj & 4 != 0;
         let (qa, qb) = (qa.raw(), qb.raw());
-        let (qa, qb) = ([qa[i], qa[j]], [qb[i], qb[j]]);
+        let p = [self.v[0].raw(), self.v[1].raw(), self.v[2].raw()];
         let (mut enter, mut exit, mut edge) = (Fx1::ZERO, Fx1::ONE, None);
         for e in 0..3 {
             let (s, t) = (p[e], p[(e + 1) % 3]);
-            let (ei, ej) = (Fx1::from_raw(t[0] - s[0]), Fx1::from_raw(t[1] - s[1])); // FX1
+            let (ei, ej) = (Fx1::from_raw(t[i] - s[i]), Fx1::from_raw(t[j] - s[j])); // FX1
                                                                                      // FX2: the 2D cross at each end, positive on the inner side.
-            let side =
-                |q: [i32; 2]| ei * Fx1::from_raw(q[1] - s[1]) - ej * Fx1::from_raw(q[0] - s[0]);
+            let side = |q: [i32; 3]| {
+                let c = ei * Fx1::from_raw(q[j] - s[j]) - ej * Fx1::from_raw(q[i] - s[i]);
+                if neg {
+                    -c
+                } else {
+                    c
+                }
+            };
             let (ca, cb) = (side(qa), side(qb));
             if ca.is_negative() && cb.is_negative() {
                 return None;
