@@ -12,6 +12,8 @@
 //! - [`row`]: one constraint row and the solver over a fixed buffer.
 //! - [`contact`]: box-plane and box-box contacts as rows with friction.
 //! - [`joint`]: ball-and-socket and hinge joints and their limits.
+//! - [`grab`]: a point of a body pulled towards a target with a bounded
+//!   force (the stylus's "mouse joint").
 //! - [`motor`]: the seed-000 motor drives, torque-limited by `tau_max`.
 //! - [`pd`]: backward-Euler (stable) and explicit PD controllers.
 //! - [`ik`]: two-bone IK for the Armed Mine's arm.
@@ -46,6 +48,7 @@ pub mod body;
 pub mod box_of_boxes;
 pub mod characters;
 pub mod contact;
+pub mod grab;
 pub mod ik;
 pub mod integrate;
 pub mod joint;
@@ -56,6 +59,7 @@ pub mod sleep;
 pub mod world;
 
 pub use body::Body;
+pub use grab::Grab;
 pub use joint::{Joint, JointKind};
 pub use row::{Row, Rows};
 pub use world::{Settings, World};

@@ -2,7 +2,8 @@
 //! and one step per frame in named phases (seed 001: no frame delays):
 //!
 //! 1. [`World::begin_step`]: gravity and damping into velocities;
-//! 2. [`World::push_joint_rows`]: motor rows, then joint and limit rows;
+//! 2. [`World::push_joint_rows`]: motor rows, then joint and limit rows,
+//!    then the grab's rows ([`World::grab`], if a body is held);
 //! 3. [`World::push_contact_rows`]: box-plane and box-box contacts;
 //! 4. [`World::solve`]: the Gauss-Seidel sweeps;
 //! 5. [`World::integrate`]: positions and orientations.
@@ -15,6 +16,7 @@ use crate::verlet::Fnv1a;
 
 use super::body::Body;
 use super::contact::{box_box, box_plane, ContactSettings, Plane};
+use super::grab::Grab;
 use super::integrate::{apply_gravity, damp, integrate};
 use super::joint::Joint;
 use super::motor::push_motor_rows;
@@ -101,6 +103,10 @@ pub struct World<const B: usize, const J: usize, const R: usize> {
     pub settings: Settings,
     /// Contacts found in the last step.
     pub contacts: u16,
+    /// The body held by a grab, if any ([`super::grab`]): its rows come
+    /// after the joints', before the contacts. Set it with
+    /// [`World::grab_at`], move its target, clear it to let go.
+    pub grab: Option<Grab>,
 }
 
 impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
@@ -125,6 +131,7 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
             rows: Rows::EMPTY,
             settings,
             contacts: 0,
+            grab: None,
         }
     }
 
@@ -136,6 +143,18 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
         self.rows.forget();
         self.settings = settings;
         self.contacts = 0;
+        self.grab = None;
+    }
+
+    /// Grabs body `body` at world point `point` with at most `max_force`
+    /// N per axis (replacing any grab); false for a static body or a bad
+    /// index. A sleeping body wakes.
+    pub fn grab_at(&mut self, body: u8, point: Vec3, max_force: Fx1) -> bool {
+        self.grab = Grab::at(self.bodies(), body, point, max_force);
+        if let Some(b) = self.grab.and_then(|g| self.bodies.get_mut(g.body as usize)) {
+            b.rest = 0;
+        }
+        self.grab.is_some()
     }
 
     /// Adds a body; returns its index (`None` when full).
@@ -206,11 +225,15 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
         self.rows.warm_fraction = s.contact_warm;
         self.rows.joint_warm_fraction = s.joint_warm;
         let bodies = &mut self.bodies[..self.n_bodies];
+        // A held body stays awake (and counts as moving).
+        if let Some(b) = self.grab.and_then(|g| bodies.get_mut(g.body as usize)) {
+            b.rest = 0;
+        }
         apply_gravity(bodies, s.gravity);
         damp(bodies, s.linear_damping, s.angular_damping);
     }
 
-    /// Phase 2: motor rows, then joint rows.
+    /// Phase 2: motor rows, then joint rows, then the grab's.
     #[inline(never)]
     pub fn push_joint_rows(&mut self) {
         let bodies = &self.bodies[..self.n_bodies];
@@ -224,6 +247,9 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
                 self.settings.joint_erp,
                 joint_key(k),
             );
+        }
+        if let Some(g) = &self.grab {
+            g.push_rows(bodies, &mut self.rows);
         }
     }
 

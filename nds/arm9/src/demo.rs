@@ -33,7 +33,7 @@ use dsphys::verlet::Gravity;
 use live::Live;
 use mailbox::Mailbox;
 use profiler::PhaseId;
-use stylus::Stylus;
+use stylus::{Held, Stylus};
 use touch_camera::TouchCamera;
 
 static SIM: TakeOnce<Sim> = TakeOnce::new(Sim::new());
@@ -337,10 +337,8 @@ fn draw_top<'a>(
             let goal = sim.mine.goal;
             ragdoll::marker(goal, fx!(0.1), GOAL_MARK, budget);
         }
-        if let Some(g) = d.stylus.grab {
-            if let Some(r) = &sim.ragdolls[g.ragdoll] {
-                ragdoll::marker(r.positions()[g.particle], fx!(0.08), GRAB_MARK, budget);
-            }
+        if let Some(p) = d.stylus.held_point(sim) {
+            ragdoll::marker(p, fx!(0.08), GRAB_MARK, budget);
         }
     });
     p.time(rp.world, |_| {
@@ -404,15 +402,17 @@ fn publish_live(
     );
     live::set(mb, Live::Arm7Updates, block.updates as i32);
     live::set(mb, Live::ExtKeys, block.ext_keys as i32);
-    let grab = d.stylus.grab.and_then(|g| {
-        let r = sim.ragdolls[g.ragdoll].as_ref()?;
-        let s = d.cam.project(r.positions()[g.particle])?;
-        Some((g.particle as i32, s.x, s.y))
-    });
-    let (p, x, y) = grab.unwrap_or((-1, -1, -1));
-    live::set(mb, Live::GrabParticle, p);
-    live::set(mb, Live::GrabScreenX, x);
-    live::set(mb, Live::GrabScreenY, y);
+    // What the pen holds, and where the held point shows.
+    let (particle, body) = match d.stylus.grab.map(|g| g.held) {
+        Some(Held::Particle { particle, .. }) => (particle as i32, -1),
+        Some(Held::Body(i)) => (-1, i as i32),
+        None => (-1, -1),
+    };
+    let shown = d.stylus.held_point(sim).and_then(|p| d.cam.project(p));
+    live::set(mb, Live::GrabParticle, particle);
+    live::set(mb, Live::GrabBody, body);
+    live::set(mb, Live::GrabScreenX, shown.map_or(-1, |s| s.x));
+    live::set(mb, Live::GrabScreenY, shown.map_or(-1, |s| s.y));
     live::set(mb, Live::Shots, d.stylus.shots as i32);
     live::set(mb, Live::GxErrors, d.gx_errors as i32);
     live::set(mb, Live::CamYaw, d.cam.yaw.raw() as i32);
@@ -425,4 +425,14 @@ fn publish_live(
         .and_then(|r| d.cam.project(r.positions()[0]));
     live::set(mb, Live::ProbeX, probe.map_or(-1, |s| s.x));
     live::set(mb, Live::ProbeY, probe.map_or(-1, |s| s.y));
+    // Where the last dynamic body's centre shows (the pyramid's top box),
+    // for the runner's box drag test.
+    let body_probe = sim
+        .bodies()
+        .iter()
+        .rev()
+        .find(|b| !b.is_static())
+        .and_then(|b| d.cam.project(b.position()));
+    live::set(mb, Live::BodyProbeX, body_probe.map_or(-1, |s| s.x));
+    live::set(mb, Live::BodyProbeY, body_probe.map_or(-1, |s| s.y));
 }

@@ -41,9 +41,12 @@ pub enum Live {
     CamYaw,
     CamPitch,
     CamDistance,
+    GrabBody,
+    BodyProbeX,
+    BodyProbeY,
 }
 
-const KEYS: [&str; 33] = [
+const KEYS: [&str; 36] = [
     "scene",
     "scene.pending",
     "ragdolls",
@@ -77,6 +80,9 @@ const KEYS: [&str; 33] = [
     "camera.yaw",
     "camera.pitch",
     "camera.distance",
+    "grab.body",
+    "body_probe.screen_x",
+    "body_probe.screen_y",
 ];
 
 /// Writes the keys and zero values, and publishes the count.

@@ -137,7 +137,7 @@ fn text_row(s: &mut Surface, row: usize, v: &View) {
                 let t = text!(42; "budget reached at {} ragdolls", v.ragdolls);
                 line(s, row, t.as_str(), WARN)
             }
-            _ if v.grabbing => line(s, row, "stylus: holding a particle", DIM),
+            _ if v.grabbing => line(s, row, "stylus: holding (lift the pen to let go)", DIM),
             _ => line(s, row, scene.stylus, DIM),
         },
         4 => line(s, row, "START scn SEL draw A pause B step X reset", DIM),

@@ -1,8 +1,9 @@
 //! (f) The Armed Mine (`dsphys::rigid::characters::armed_mine`): a box
 //! body that crawls with its one motorised arm towards a goal on the
 //! floor. Touch the floor to move the goal; until then it heads for a
-//! point ahead of it. Its motors only ever push the hand against the
-//! ground: nothing scripts the crawl.
+//! point ahead of it. Touch the creature to drag it by that point. Its
+//! motors only ever push the hand against the ground: nothing scripts
+//! the crawl.
 
 use super::{FrameStats, Rigid, SceneDef, Sim, ROOM_CAMERA};
 use crate::render::Camera;
@@ -14,7 +15,7 @@ pub const SCENE: SceneDef = SceneDef {
     letter: 'f',
     name: "the Armed Mine",
     pending: None,
-    stylus: "stylus: touch the floor to set the goal",
+    stylus: "stylus: drag the mine, or set its goal",
     reset,
     update,
     camera: CAMERA,

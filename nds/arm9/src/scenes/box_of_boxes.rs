@@ -6,7 +6,7 @@
 //! 192 take about 51 ms in DeSmuME), so the world sleeps: cubes that rest
 //! for half a second stop being integrated and solved until a shot or a
 //! moving neighbour wakes them (`dsphys::rigid::sleep`). Placed at rest,
-//! the pile starts asleep. Shoot a cube: the pile wakes (and DeSmuME
+//! the pile starts asleep. Drag a cube out, or shoot one: the pile wakes (and DeSmuME
 //! slows down) until it has settled again.
 
 use super::{rigid_room, Rigid, SceneDef, Sim};
@@ -19,7 +19,7 @@ pub const SCENE: SceneDef = SceneDef {
     letter: 'c',
     name: "box of boxes (3 layers of 3x3)",
     pending: None,
-    stylus: "stylus: tap a box to shoot it",
+    stylus: super::STYLUS_BOXES,
     reset,
     update: super::no_update,
     camera: CAMERA,

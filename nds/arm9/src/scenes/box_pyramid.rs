@@ -1,7 +1,8 @@
 //! (b) A box pyramid: ten 30 cm cubes in rows of 4, 3, 2 and 1, on the
 //! rigid-body solver (`dsphys::rigid`). Neighbours in a row stand 4 cm
 //! apart (more than the contact margin, so they only touch when pushed);
-//! each upper box bridges the gap below it. Shoot it with the stylus.
+//! each upper box bridges the gap below it. Drag a box with the stylus,
+//! or tap beside one to shoot it.
 
 use super::{rigid_room, Rigid, SceneDef, Sim};
 use crate::render::Camera;
@@ -12,7 +13,7 @@ pub const SCENE: SceneDef = SceneDef {
     letter: 'b',
     name: "box pyramid",
     pending: None,
-    stylus: "stylus: tap a box to shoot it",
+    stylus: super::STYLUS_BOXES,
     reset,
     update: super::no_update,
     camera: CAMERA,

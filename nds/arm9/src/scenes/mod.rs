@@ -16,10 +16,10 @@ mod single_drop;
 use crate::render::world::Shape;
 use crate::render::Camera;
 use dsphys::anim::Character;
-use dsphys::fx::Vec3;
+use dsphys::fx::{Fx1, Vec3};
 use dsphys::rigid::characters::armed_mine::ArmedMine;
 use dsphys::rigid::characters::powered::PoweredRagdoll;
-use dsphys::rigid::World;
+use dsphys::rigid::{Grab, World};
 use dsphys::scenario::ROOM;
 use dsphys::verlet::{Ragdoll, Settings, WorldContacts};
 
@@ -134,6 +134,38 @@ impl Sim {
         }
     }
 
+    /// Grabs rigid body `body` at world point `point` with at most
+    /// `max_force` N per axis (`dsphys::rigid::grab`); false when the
+    /// scene has no rigid world or the body is static.
+    pub fn grab_body(&mut self, body: u8, point: Vec3, max_force: Fx1) -> bool {
+        match self.rigid {
+            Rigid::None => false,
+            Rigid::Boxes => self.boxes.grab_at(body, point, max_force),
+            Rigid::Mine => self.mine.world.grab_at(body, point, max_force),
+            Rigid::Powered => self.powered.world.grab_at(body, point, max_force),
+        }
+    }
+
+    /// The rigid world's grab, if a body is held.
+    pub fn body_grab(&self) -> Option<&Grab> {
+        match self.rigid {
+            Rigid::None => None,
+            Rigid::Boxes => self.boxes.grab.as_ref(),
+            Rigid::Mine => self.mine.world.grab.as_ref(),
+            Rigid::Powered => self.powered.world.grab.as_ref(),
+        }
+    }
+
+    /// The rigid world's grab slot (`None` without a rigid world).
+    pub fn body_grab_slot(&mut self) -> Option<&mut Option<Grab>> {
+        match self.rigid {
+            Rigid::None => None,
+            Rigid::Boxes => Some(&mut self.boxes.grab),
+            Rigid::Mine => Some(&mut self.mine.world.grab),
+            Rigid::Powered => Some(&mut self.powered.world.grab),
+        }
+    }
+
     /// Solver rows the last rigid step could not take (0 unless the
     /// scene outgrew [`MAX_ROWS`]).
     pub fn rows_dropped(&self) -> u16 {
@@ -214,6 +246,9 @@ pub const ROOM_CAMERA: Camera = Camera {
 
 /// The stylus on characters and boxes.
 pub const STYLUS_GRAB_SHOOT: &str = "stylus: drag a particle, tap to shoot";
+
+/// The stylus on rigid boxes.
+pub const STYLUS_BOXES: &str = "stylus: drag a box, tap by one to shoot";
 
 /// A scene that does nothing per frame.
 fn no_update(_: &mut Sim, _: &FrameStats) {}

@@ -1,7 +1,8 @@
 //! (e) The powered ragdoll (`dsphys::rigid::characters::powered`): 13
 //! boxes and 12 motorised joints standing in the room, following the idle
-//! pose (arms swinging, head turning) through torque-limited motors. Tap
-//! a body to strike it: it reels and recovers its pose. Y + L / Y + R
+//! pose (arms swinging, head turning) through torque-limited motors. Drag
+//! a body with the stylus (the grab can lift the whole figure), or tap
+//! beside one to strike it: it reels and recovers its pose. Y + L / Y + R
 //! lower / raise its strength in quarters; at zero it falls limp. X
 //! stands it up again.
 
@@ -14,7 +15,7 @@ pub const SCENE: SceneDef = SceneDef {
     letter: 'e',
     name: "powered ragdoll",
     pending: None,
-    stylus: "tap a body: strike; Y+L/R: strength",
+    stylus: "drag a body, tap by it; Y+L/R: strength",
     reset,
     update: super::no_update,
     camera: CAMERA,
