@@ -105,6 +105,8 @@ bench: bench-roms venv melonds
 	$(PY) nds/runner/bench_report.py $(foreach e,$(BENCH_EMULATORS),$(TARGET)/bench/raw-$(e).json) \
 	  $(foreach e,$(BENCH_EMULATORS),$(TARGET)/bench/raw-main-ram-$(e).json) $(TARGET)/bench/report.json
 	$(PY) nds/runner/plots.py $(TARGET)/bench/report.json
+	$(PY) nds/runner/bench_table.py $(TARGET)/bench/report.json > $(TARGET)/bench/table.md
+	@echo "wrote $(TARGET)/bench/table.md (the README's Performance table)"
 
 ## make pcprofile ---------------------------------------------------------
 # Where one ragdoll's frame spends its cycles, function by function: the PC
