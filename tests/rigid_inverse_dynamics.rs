@@ -6,53 +6,18 @@
 //! Run with `cargo test --release --test rigid_inverse_dynamics --
 //! --nocapture` for the figures.
 
+#[path = "rigid_chain_support.rs"]
+mod support;
+
 use dsphys::fx;
-use dsphys::fx::{Angle, Fx1, Fx2};
-use dsphys::rigid::chain::{three_link_chain, ChainWorld};
-use dsphys::rigid::inverse_dynamics::{joint_rates, joint_torques, step_driven};
-use dsphys::rigid::pd::{Gains, StablePd};
+use dsphys::fx::{Fx1, Fx2};
+use dsphys::rigid::chain::three_link_chain;
+use dsphys::rigid::inverse_dynamics::{joint_torques, step_driven};
 use dsphys::rigid::Settings;
+use support::{animation, commanded, rates};
 
-/// Animation amplitudes (rad) and phases (binary angle units) of the
-/// three joints: each swings `A sin(2 pi t / 2 s + phase)`.
-const AMPLITUDE: [Fx1; 3] = [fx!(0.6), fx!(0.9), fx!(1.1)];
-const PHASE: [u16; 3] = [0, 0x3000, 0x6000];
-/// Half a turn of the animation per second (a 2 s period).
-const TURN_PER_FRAME: u16 = (0x10000 / 120) as u16;
-
-/// The animation's angle, rate and acceleration (rad, rad/s, rad/s^2) of
-/// joint `k` at `frame`.
-fn animation(k: usize, frame: u32) -> (Fx1, Fx1, Fx1) {
-    let a = Angle::from_raw(PHASE[k].wrapping_add((frame as u16).wrapping_mul(TURN_PER_FRAME)));
-    let (s, c) = a.sin_cos();
-    // d/dt A sin(w t) = A w cos(w t), w = pi rad/s.
-    let w = fx!(core::f64::consts::PI);
-    let q = AMPLITUDE[k].mul_lower(s);
-    (
-        q,
-        AMPLITUDE[k].mul_lower(w).mul_lower(c),
-        -q.mul_lower(w.mul_lower(w)),
-    )
-}
-
-/// The commanded accelerations: the animation's own plus a stable PD
-/// (4 Hz, critically damped) towards it (seed 002's tracking).
-fn commanded(w: &ChainWorld, frame: u32) -> [Fx1; 3] {
-    let pd = StablePd::new(Gains::from_frequency(fx!(4.0), fx!(1.0)));
-    let mut rates = [Fx2::ZERO; 3];
-    joint_rates(w.bodies(), w.joints(), &mut rates);
-    core::array::from_fn(|k| {
-        let (q, v, a) = animation(k, frame);
-        let angle = w.joints()[k].hinge_angle(w.bodies());
-        a + pd.accel(q - angle, v - rates[k].lower())
-    })
-}
-
-fn rates(w: &ChainWorld) -> [Fx2; 3] {
-    let mut r = [Fx2::ZERO; 3];
-    joint_rates(w.bodies(), w.joints(), &mut r);
-    r
-}
+/// The animation at full amplitude.
+const FULL: Fx1 = Fx1::ONE;
 
 /// `(r1 - r0) / dt` in rad/s^2.
 fn realised(r0: [Fx2; 3], r1: [Fx2; 3]) -> [f64; 3] {
@@ -77,10 +42,10 @@ fn torques_reproduce_the_commanded_accelerations_on_a_three_link_chain() {
     let (mut worst, mut peak, mut sq, mut n) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
     let (mut peak_torque, mut worst_track) = ([0.0f64; 3], 0.0f64);
     for frame in 0..300 {
-        let accel = commanded(&w, frame);
+        let accel = commanded(&w, frame, FULL);
         let r0 = rates(&w);
         let mut torques = [Fx1::ZERO; 3];
-        step_driven(&mut w, &accel, &unlimited, &mut torques);
+        step_driven(&mut w, &accel, &unlimited, &mut torques, |_| {});
         let got = realised(r0, rates(&w));
         for k in 0..3 {
             let want = accel[k].to_f64();
@@ -93,7 +58,7 @@ fn torques_reproduce_the_commanded_accelerations_on_a_three_link_chain() {
             n += 1.0;
             peak_torque[k] = f64::max(peak_torque[k], torques[k].to_f64().abs());
             if frame >= 60 {
-                let (q, _, _) = animation(k, frame + 1);
+                let (q, _, _) = animation(k, frame + 1, FULL);
                 let angle = w.joints()[k].hinge_angle(w.bodies());
                 worst_track = worst_track.max((angle - q).to_f64().abs());
             }
@@ -129,10 +94,10 @@ fn a_clamped_torque_is_what_the_motion_it_gives_needs() {
     let limits = [fx!(8.0), fx!(1000.0), fx!(1000.0)];
     let (mut clamped, mut worst) = (0, 0.0f64);
     for frame in 0..120 {
-        let accel = commanded(&w, frame);
+        let accel = commanded(&w, frame, FULL);
         let before = w.clone();
         let mut torques = [Fx1::ZERO; 3];
-        step_driven(&mut w, &accel, &limits, &mut torques);
+        step_driven(&mut w, &accel, &limits, &mut torques, |_| {});
         let applied: [Fx1; 3] = core::array::from_fn(|k| torques[k].clamp(-limits[k], limits[k]));
         clamped += (applied[0] != torques[0]) as u32;
         // Inverse dynamics of the motion that happened, from the same
@@ -153,7 +118,7 @@ fn a_clamped_torque_is_what_the_motion_it_gives_needs() {
             worst = worst.max((back[k] - applied[k]).to_f64().abs());
         }
     }
-    let sag = w.joints()[0].hinge_angle(w.bodies()) - animation(0, 120).0;
+    let sag = w.joints()[0].hinge_angle(w.bodies()) - animation(0, 120, FULL).0;
     println!(
         "shoulder clamped to 8 N m in {clamped} of 120 frames; inverse dynamics of the realised \
          motion differs from the applied torques by at most {worst:.4} N m; shoulder {:.3} rad \

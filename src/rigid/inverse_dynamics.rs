@@ -232,17 +232,22 @@ pub fn joint_rates(bodies: &[Body], joints: &[Joint], rates: &mut [Fx2]) {
 /// torques for the commanded accelerations `accel` (rad/s^2, one per
 /// joint), each clamped to `+-tau_max`, applied, then the usual rows,
 /// solve and integration. `torques` gets the unclamped torques (N m).
-/// The joints' own motors should be off.
+/// `external` applies the step's external impulses (pushes, hits) after
+/// the joint rates are read: they go into the prior momentum, and the
+/// commanded rates start from the consistent state. The joints' own
+/// motors should be off.
 pub fn step_driven<const B: usize, const J: usize, const R: usize>(
     world: &mut World<B, J, R>,
     accel: &[Fx1],
     tau_max: &[Fx1],
     torques: &mut [Fx1],
+    external: impl FnOnce(&mut [Body]),
 ) {
     let n = world.joints().len().min(MAX_JOINTS);
     let mut rates = [Fx2::ZERO; MAX_JOINTS];
     joint_rates(world.bodies(), world.joints(), &mut rates[..n]);
     world.begin_step();
+    external(world.bodies_mut());
     for (r, a) in rates[..n].iter_mut().zip(accel) {
         *r = rate_after(*r, *a);
     }

@@ -15,14 +15,14 @@
 //! - [`joint`]: ball-and-socket and hinge joints and their limits.
 //! - [`motor`]: the seed-000 motor drives, torque-limited by `tau_max`.
 //! - [`pd`]: backward-Euler (stable) and explicit PD controllers.
+//! - [`hybrid`]: the hybrid level of detail: kinematic or dynamic DOF by torque.
 //! - [`ik`]: two-bone IK for the Armed Mine's arm.
 //! - [`inverse_dynamics`]: hinge torques for commanded accelerations (seed 002).
 //! - [`sleep`]: resting bodies fall asleep (worlds of loose boxes).
 //! - [`world`]: bodies + joints + contacts, stepped once per frame.
 //! - [`characters`]: the Armed Mine and the powered ragdoll.
 //!
-//! Not built yet (issue 6): the hybrid level of detail, box contacts
-//! against the k-d tree world.
+//! Not built yet (issue 6): box contacts against the k-d tree world.
 //!
 //! # Units and ranges
 //! Metres, seconds, kilograms, radians; y is up; one step is 1/60 s.
@@ -49,6 +49,7 @@ pub mod box_of_boxes;
 pub mod chain;
 pub mod characters;
 pub mod contact;
+pub mod hybrid;
 pub mod ik;
 pub mod integrate;
 pub mod inverse_dynamics;
