@@ -8,6 +8,7 @@
 //!
 //! - [`body`]: a box body, its inertia and derived world data.
 //! - [`box_of_boxes`]: 27 cubes in a container (seed 003's scene).
+//! - [`chain`]: a three-link arm, the bench for inverse dynamics.
 //! - [`integrate`]: gravity, velocity caps, position and quaternion steps.
 //! - [`row`]: one constraint row and the solver over a fixed buffer.
 //! - [`contact`]: box-plane and box-box contacts as rows with friction.
@@ -16,13 +17,14 @@
 //!   force (the stylus's "mouse joint").
 //! - [`motor`]: the seed-000 motor drives, torque-limited by `tau_max`.
 //! - [`pd`]: backward-Euler (stable) and explicit PD controllers.
+//! - [`hybrid`]: the hybrid level of detail: kinematic or dynamic DOF by torque.
 //! - [`ik`]: two-bone IK for the Armed Mine's arm.
+//! - [`inverse_dynamics`]: hinge torques for commanded accelerations (seed 002).
 //! - [`sleep`]: resting bodies fall asleep (worlds of loose boxes).
 //! - [`world`]: bodies + joints + contacts, stepped once per frame.
 //! - [`characters`]: the Armed Mine and the powered ragdoll.
 //!
-//! Not built yet (issue 6): inverse dynamics, the hybrid level of detail,
-//! box contacts against the k-d tree world.
+//! Not built yet (issue 6): box contacts against the k-d tree world.
 //!
 //! # Units and ranges
 //! Metres, seconds, kilograms, radians; y is up; one step is 1/60 s.
@@ -46,11 +48,14 @@
 
 pub mod body;
 pub mod box_of_boxes;
+pub mod chain;
 pub mod characters;
 pub mod contact;
 pub mod grab;
+pub mod hybrid;
 pub mod ik;
 pub mod integrate;
+pub mod inverse_dynamics;
 pub mod joint;
 pub mod motor;
 pub mod pd;
