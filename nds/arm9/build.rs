@@ -102,7 +102,7 @@ fn soak(out_dir: &std::path::Path) {
 
 /// Rigid bodies (issue 6): the Armed Mine's crawl and recovery, in their
 /// own file (`rigid_host_results.rs`): frames, state hash, and for the
-/// recovery the first upright frame (-1: never).
+/// recovery the first frame of its first upright second (-1: never).
 fn rigid(out_dir: &std::path::Path) {
     use dsphys::rigid::characters::armed_mine::{crawl_in, recover_in, ArmedMine};
     const CRAWL_FRAMES: u32 = 1200;

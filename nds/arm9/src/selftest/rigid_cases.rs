@@ -30,7 +30,7 @@ pub fn mine_crawl_hash(_: &mut Mailbox) -> Outcome {
 }
 
 /// 600 frames (10 s) from upside down: the state hash and the first
-/// upright frame must be the host's.
+/// frame of the first upright second must be the host's.
 pub fn mine_recover_hash(_: &mut Mailbox) -> Outcome {
     let (frames, want, want_upright) = host::MINE_RECOVER;
     let mine = RECOVERER.take().ok_or(text!(48; "creature taken twice"))?;
