@@ -26,7 +26,7 @@
 use crate::fx::{Fx1, Fx2};
 
 use super::body::Body;
-use super::inverse_dynamics::{apply_torque, joint_rates, joint_torques, rate_after, MAX_JOINTS};
+use super::inverse_dynamics::{apply_torque, begin_driven_step, joint_torques, MAX_JOINTS};
 use super::row::{Row, JOINT_KEY};
 use super::{div_dt, World};
 
@@ -69,15 +69,8 @@ pub fn step_hybrid<const B: usize, const J: usize, const R: usize>(
     tau_max: &[Fx1],
     external: impl FnOnce(&mut [Body]),
 ) -> Hybrid {
-    let n = world.joints().len().min(MAX_JOINTS);
     let mut out = Hybrid::default();
-    let mut rates = [Fx2::ZERO; MAX_JOINTS];
-    joint_rates(world.bodies(), world.joints(), &mut rates[..n]);
-    world.begin_step();
-    external(world.bodies_mut());
-    for (r, a) in rates[..n].iter_mut().zip(accel) {
-        *r = rate_after(*r, *a);
-    }
+    let (rates, n) = begin_driven_step(world, accel, external);
     let erp = world.settings.joint_erp;
     joint_torques(
         world.bodies(),

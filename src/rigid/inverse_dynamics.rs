@@ -228,6 +228,26 @@ pub fn joint_rates(bodies: &[Body], joints: &[Joint], rates: &mut [Fx2]) {
     }
 }
 
+/// The start of a driven step (shared by [`step_driven`] and hybrid
+/// dynamics): reads the joint rates, begins the world's step, applies
+/// the step's external impulses, and returns the commanded rates (the
+/// rates read plus `accel` over the step) and how many joints they cover.
+pub fn begin_driven_step<const B: usize, const J: usize, const R: usize>(
+    world: &mut World<B, J, R>,
+    accel: &[Fx1],
+    external: impl FnOnce(&mut [Body]),
+) -> ([Fx2; MAX_JOINTS], usize) {
+    let n = world.joints().len().min(MAX_JOINTS);
+    let mut rates = [Fx2::ZERO; MAX_JOINTS];
+    joint_rates(world.bodies(), world.joints(), &mut rates[..n]);
+    world.begin_step();
+    external(world.bodies_mut());
+    for (r, a) in rates[..n].iter_mut().zip(accel) {
+        *r = rate_after(*r, *a);
+    }
+    (rates, n)
+}
+
 /// One world step driven by inverse dynamics (seed 002, scheme 0.2): the
 /// torques for the commanded accelerations `accel` (rad/s^2, one per
 /// joint), each clamped to `+-tau_max`, applied, then the usual rows,
@@ -243,14 +263,7 @@ pub fn step_driven<const B: usize, const J: usize, const R: usize>(
     torques: &mut [Fx1],
     external: impl FnOnce(&mut [Body]),
 ) {
-    let n = world.joints().len().min(MAX_JOINTS);
-    let mut rates = [Fx2::ZERO; MAX_JOINTS];
-    joint_rates(world.bodies(), world.joints(), &mut rates[..n]);
-    world.begin_step();
-    external(world.bodies_mut());
-    for (r, a) in rates[..n].iter_mut().zip(accel) {
-        *r = rate_after(*r, *a);
-    }
+    let (rates, n) = begin_driven_step(world, accel, external);
     let erp = world.settings.joint_erp;
     joint_torques(world.bodies(), world.joints(), &rates[..n], erp, torques);
     for k in 0..n {
