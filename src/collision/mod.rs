@@ -12,6 +12,8 @@
 //!   to `2^-12.5` rad, which at 10 units from its vertex moves the plane by
 //!   7 raw steps, 3% of a hand-sized sphere. `FX1 position · FX2 normal` is
 //!   an exact FX3 distance.
+//! - [`features`]: which edges and vertices a sweep can skip (flat and
+//!   concave ones, found at build time).
 //! - [`tree`]: the flat k-d tree ([`KdNode`]) and [`CollisionWorld`], all
 //!   `static`-friendly (const constructors, pub fields); queries use a
 //!   fixed-size stack.
@@ -42,6 +44,7 @@
 //! face is pushed out to the front. Worlds are closed: the back of a
 //! surface is solid.
 
+pub mod features;
 pub mod naive;
 pub mod precision;
 pub mod resolve;

@@ -72,13 +72,19 @@ const WORLD_MM: [[[i32; 3]; 3]; TRI_COUNT] = [
 const NODES: [KdNode; 1] = [KdNode::leaf(0, TRI_COUNT as u32)];
 const INDICES: [u16; TRI_COUNT] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 
-/// The benchmark world's triangles (built with [`Triangle::new`]).
+/// The benchmark world's triangles (built with [`Triangle::new`], their
+/// features marked).
 pub fn benchmark_triangles() -> [Triangle; TRI_COUNT] {
     let mm = |p: [i32; 3]| {
         let r = p.map(|c| div_i64(c as i64 * 4096, 1000) as i32);
         Vec3::from_raw(r[0], r[1], r[2])
     };
-    WORLD_MM.map(|[a, b, c]| Triangle::new(mm(a), mm(b), mm(c)).expect("benchmark triangle"))
+    let mut tris =
+        WORLD_MM.map(|[a, b, c]| Triangle::new(mm(a), mm(b), mm(c)).expect("benchmark triangle"));
+    // As compiled worlds are: the floor's diagonal is then skipped, and
+    // the benchmark covers the sweeps that rely on that.
+    super::features::mark(&mut tris);
+    tris
 }
 
 fn wide(v: Vec3) -> [i128; 3] {

@@ -18,7 +18,7 @@
 use crate::fx::{Fx1, Fx2, Fx3, Fx4, Fx5, Vec3};
 
 use super::tree::CollisionWorld;
-use super::triangle::{unit_raw, Place, Triangle};
+use super::triangle::{unit_raw, Place, Triangle, ALL_FEATURES};
 
 /// Which part of a triangle was touched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -214,7 +214,15 @@ pub fn sweep_sphere_triangle(tri: &Triangle, p0: Vec3, p1: Vec3, r: Fx1) -> Opti
     // Starts within r of the plane. Inside the face: overlap, push out.
     let q = p0 - (n * s0).map(Fx5::lower_to_fx1); // FX1 (FX2·FX3 = FX5 lowered; |s0| < r <= 1)
     let far = r.raw() + vx.abs() + vy.abs() + vz.abs() + 2;
-    match tri.locate(q, 0, Some(far)) {
+    // A triangle with skipped edges owns the points on them: a rounding
+    // step of tolerance, so that no gap opens between it and the
+    // neighbour whose face stands in for the edge.
+    let tol = if tri.features == ALL_FEATURES {
+        0
+    } else {
+        FACE_TOL
+    };
+    match tri.locate(q, tol, Some(far)) {
         Place::Inside => {
             let depth = (r3 - s0).lower_to_fx1(); // FX1 (FX3 lowered): r - s0
             let nr = (n * r).map(Fx3::lower_to_fx1); // FX1
@@ -331,6 +339,11 @@ fn sweep_features(tri: &Triangle, p0: Vec3, v: Vec3, r: Fx1, s0: Fx3, sv: Fx3) -
     let mut best: Option<Hit> = None;
     let p = p0.raw();
     for i in 0..3 {
+        // A flat or concave edge is never touched before a face
+        // (`features`).
+        if !tri.tests_edge(i) {
+            continue;
+        }
         // Farther than `bound` from the edge's bounding box along an axis
         // is farther from the segment: no contact, no overlap. Comparisons
         // only, before the products (most edges of a candidate end here).
@@ -341,6 +354,9 @@ fn sweep_features(tri: &Triangle, p0: Vec3, v: Vec3, r: Fx1, s0: Fx3, sv: Fx3) -
         sweep_edge(tri, i, p0, v, r, s0, sv, bound, &mut best);
     }
     for i in 0..3 {
+        if !tri.tests_vertex(i) {
+            continue;
+        }
         if (tri.v[i].raw().iter().zip(p)).any(|(&a, p)| (p - a).abs() > bound) {
             continue;
         }

@@ -169,7 +169,7 @@ impl<'a> CollisionWorld<'a> {
         }
         for t in self.tris {
             match Triangle::new(t.v[0], t.v[1], t.v[2]) {
-                Ok(n) if n == *t => {}
+                Ok(n) if n.with_features(t.features) == *t => {}
                 _ => return Err("a triangle's plane does not match its vertices"),
             }
         }

@@ -105,6 +105,11 @@ pub struct Triangle {
     /// The axis the inside test drops (the largest `|n|` component,
     /// 0..=2), plus 4 when that component is negative.
     pub proj: u8,
+    /// Which edges (bit `i`: edge `i`) and vertices (bit `3 + i`) a
+    /// sweep tests: [`ALL_FEATURES`] unless [`super::features::mark`]
+    /// found an edge flat or concave, or a vertex with only such edges
+    /// (no sphere touches those before a face).
+    pub features: u8,
     /// The bounding box of the vertices, raw FX1, derived once by the
     /// constructors: the broad and narrow phases test it for every
     /// candidate, and reading it beats nine vertex loads and twelve
@@ -113,6 +118,9 @@ pub struct Triangle {
     /// See `lo`.
     hi: [i32; 3],
 }
+
+/// Every edge and vertex tested (bits 0-2 edges, 3-5 vertices).
+pub const ALL_FEATURES: u8 = 0x3F;
 
 /// The smaller of two `i32` (`Ord::min` is not `const`).
 const fn min_i32(a: i32, b: i32) -> i32 {
@@ -170,9 +178,29 @@ impl Triangle {
                 Dir2::from_raw(u[2][0], u[2][1], u[2][2]),
             ],
             proj,
+            features: ALL_FEATURES,
             lo,
             hi,
         }
+    }
+
+    /// The same triangle with the feature bits `features` (the asset
+    /// compiler emits `from_raw(..).with_features(..)`).
+    pub const fn with_features(mut self, features: u8) -> Triangle {
+        self.features = features & ALL_FEATURES;
+        self
+    }
+
+    /// True when edge `i` is tested.
+    #[inline]
+    pub fn tests_edge(&self, i: usize) -> bool {
+        self.features & (1 << i) != 0
+    }
+
+    /// True when vertex `i` is tested.
+    #[inline]
+    pub fn tests_vertex(&self, i: usize) -> bool {
+        self.features & (8 << i) != 0
     }
 
     /// Builds the triangle `a, b, c` (counter-clockwise seen from the
@@ -213,6 +241,7 @@ impl Triangle {
             d,
             u,
             proj: k as u8 | if neg { 4 } else { 0 },
+            features: ALL_FEATURES,
             lo,
             hi,
         })

@@ -106,6 +106,12 @@ fn all_figures(mb: &mut Mailbox, ragdoll: &mut RagdollWorkload) {
     checked();
     soak::figures(mb);
     checked();
+    // How deep the stack went over every group above: what DTCM it
+    // leaves free for hot data.
+    let peak = crate::hw::stack_guard::peak_bytes() as i32;
+    record(mb, "stack.peak_bytes", peak, 0);
+    let capacity = crate::hw::stack_guard::capacity() as i32;
+    record(mb, "stack.capacity_bytes", capacity, 0);
 }
 
 /// The bench ROM built with the engine's loops left in main RAM: the

@@ -16,6 +16,7 @@ use std::collections::HashSet;
 use std::fmt::{self, Write as _};
 use std::path::Path;
 
+use dsphys::collision::triangle::ALL_FEATURES;
 use dsphys::collision::{
     CollisionWorld, KdNode, Triangle, TriangleError, KD_MAX_DEPTH, WORLD_LIMIT,
 };
@@ -69,16 +70,20 @@ pub struct BuildReport {
     pub max_leaf: usize,
     /// Bounds of the kept triangles, units.
     pub bounds: ([f64; 3], [f64; 3]),
+    /// Triangle edges the sweep skips (flat or concave, counted once per
+    /// triangle: a shared edge twice).
+    pub skipped_edges: usize,
 }
 
 impl fmt::Display for BuildReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "{}: {} triangles in, {} kept; {} nodes ({} leaves, depth {}, largest leaf {}); bounds {:?}..{:?}",
+            "{}: {} triangles in, {} kept; {} of their edges flat or concave (skipped); {} nodes ({} leaves, depth {}, largest leaf {}); bounds {:?}..{:?}",
             self.source,
             self.triangles_in,
             self.triangles,
+            self.skipped_edges,
             self.nodes,
             self.leaves,
             self.max_depth,
@@ -223,6 +228,13 @@ pub fn build_world(source: &str, input: &[SourceTriangle]) -> Result<CompiledWor
         ));
     }
     report.triangles = tris.len();
+    // Flat and concave edges (and vertices with only such edges) are
+    // never touched before a face: the sweep skips them.
+    dsphys::collision::features::mark(&mut tris);
+    report.skipped_edges = tris
+        .iter()
+        .map(|t| (0..3).filter(|&e| !t.tests_edge(e)).count())
+        .sum();
     let mut items: Vec<Item> = tris
         .iter()
         .enumerate()
@@ -418,12 +430,13 @@ pub fn emit_world_rs(name: &str, world: &CompiledWorld) -> String {
         let u = t.u.map(|d| [d.x, d.y, d.z]);
         let _ = writeln!(
             s,
-            "    dsphys::collision::Triangle::from_raw({v:?}, [{}, {}, {}], {}, {u:?}, {}),",
+            "    dsphys::collision::Triangle::from_raw({v:?}, [{}, {}, {}], {}, {u:?}, {}){},",
             t.n.x,
             t.n.y,
             t.n.z,
             t.d.raw(),
-            t.proj
+            t.proj,
+            features_suffix(t.features)
         );
     }
     let _ = writeln!(s, "];");
@@ -438,4 +451,14 @@ pub fn emit_world_rs(name: &str, world: &CompiledWorld) -> String {
         "pub static {name}: dsphys::collision::CollisionWorld<'static> = dsphys::collision::CollisionWorld {{ nodes: &{name}_NODES, tris: &{name}_TRIS, indices: &{name}_INDICES }};"
     );
     s
+}
+
+/// `.with_features(0x..)` for a triangle with skipped features, else
+/// nothing (every feature tested is `from_raw`'s default).
+fn features_suffix(features: u8) -> String {
+    if features == ALL_FEATURES {
+        String::new()
+    } else {
+        format!(".with_features({features:#04x})")
+    }
 }

@@ -34,15 +34,44 @@ pub fn capacity() -> usize {
     addr_of!(__sys_stack_top) as usize - (region() as usize + WORDS * 4)
 }
 
-/// Writes the canary. Call once at boot, while the stack is shallow.
+/// Words left unpainted under the caller's frame when arming.
+const ARM_MARGIN_WORDS: usize = 64;
+
+/// Writes the canary over every free stack word, from the data up to a
+/// margin below the caller's frame: the bottom `WORDS` are the guard,
+/// and the rest let [`peak_bytes`] measure how deep the stack has been.
+/// Call once at boot, while the stack is shallow.
 pub fn arm() {
     let base = region();
-    for i in 0..WORDS {
-        // SAFETY: the words are free DTCM between the data and the stack
-        // (linker.ld keeps 10 KiB free above the data); nothing else uses
-        // them while the stack is shallow.
+    let here = 0u32;
+    // Only the local's address is used: it is inside the current frame.
+    let sp = core::hint::black_box(&here) as *const u32 as usize;
+    let words = (sp - base as usize) / 4 - ARM_MARGIN_WORDS;
+    for i in 0..words.max(WORDS) {
+        // SAFETY: the words are free DTCM between the data and the
+        // caller's frame (linker.ld keeps 10 KiB free above the data),
+        // below the margin; nothing else uses them while the stack is
+        // shallow.
         unsafe { write_volatile(base.add(i), CANARY) };
     }
+}
+
+/// The deepest the stack has been since [`arm`], in bytes below its top:
+/// the lowest painted word that changed. A measurement, for the bench
+/// (`stack.peak_bytes`): what DTCM the stack leaves free for data.
+#[cfg(feature = "bench-rom")]
+pub fn peak_bytes() -> usize {
+    let base = region();
+    let top = addr_of!(__sys_stack_top) as usize;
+    let words = (top - base as usize) / 4;
+    for i in 0..words {
+        // SAFETY: as in `arm`: DTCM words between the data and the
+        // stack's top, read only.
+        if unsafe { read_volatile(base.add(i)) } != CANARY {
+            return top - (base as usize + i * 4);
+        }
+    }
+    0
 }
 
 /// Panics if the stack has grown past its limit since [`arm`].
