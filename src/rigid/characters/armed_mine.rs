@@ -2,18 +2,21 @@
 //! ball-and-socket, elbow hinge, wrist ball-and-socket, all motorised).
 //!
 //! Each frame a hand target is sampled from a closed curve of four
-//! control points, which are given relative to where the shoulder would
-//! be if the body stood upright, in the body's heading frame (its yaw
-//! only), and skewed sideways towards a goal point. Two-bone IK turns the
-//! target into a shoulder orientation and an elbow angle, and the motors,
-//! limited in torque, move the arm. The body moves only through contact
-//! forces between the hand and the ground; nothing scripts a crawl or a
-//! recovery.
+//! control points, given relative to the shoulder in a gravity-aligned
+//! frame (the body's heading and world up), skewed sideways towards a
+//! goal point and, in proportion to how far the body is upside down,
+//! pressed into the ground on its lifted side ([`super::tilt_skew`]).
+//! Two-bone IK turns the target into a shoulder orientation and an elbow
+//! angle, and the motors, limited in torque, move the arm. The body moves
+//! only through contact forces between the hand and the ground; nothing
+//! scripts a crawl or a recovery: knocked on its back, the same cycle,
+//! skewed, is a push-up that rolls it upright.
 
 use crate::fx;
 use crate::fx::{Fx1, Quat, Vec3};
 
 use super::curve::sample_closed;
+use super::tilt_skew::tilt_skew;
 use crate::rigid::body::Body;
 use crate::rigid::ik::two_bone;
 use crate::rigid::joint::Joint;
@@ -205,14 +208,14 @@ impl ArmedMine {
         let to_goal = (self.goal - centre).try_normalise().unwrap_or(fwd);
         let side = to_goal.dot(right).lower().clamp(fx!(-1.0), fx!(1.0));
         let local = sample_closed(&CYCLE, self.phase);
-        // The cycle hangs from where the shoulder is, not where it would
-        // be upright: upside down the shoulder is at the ground and the
-        // plant points lie under it, so the same cycle is a push-up.
         let shoulder = (body.world_point(SHOULDER)).lower();
+        // Upside down the cycle is pressed into the ground beside the
+        // body, on its lifted side (`tilt_skew`): the push-up that rights it.
+        let tilt = tilt_skew(body.mat.cols[1], right);
         let target = shoulder
-            + fwd.scale(local.x)
-            + Vec3::Y.scale(local.y)
-            + right.scale(local.z + side.mul_lower(fx!(0.15)));
+            + fwd.scale(local.x.mul_lower(tilt.reach))
+            + Vec3::Y.scale(local.y - tilt.sink)
+            + right.scale(local.z + side.mul_lower(fx!(0.15)) + tilt.side);
         self.hand_target = target;
         let pole = Vec3::Y - fwd.scale(fx!(0.3));
         let ik = two_bone(shoulder, target, UPPER, FOREARM, pole);

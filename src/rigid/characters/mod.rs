@@ -5,8 +5,10 @@
 //! - [`armed_mine`]: seed 000's one-armed creature.
 //! - [`powered`]: the powered ragdoll (the default humanoid on motors).
 //! - [`curve`]: closed Catmull-Rom curves for cyclic targets.
+//! - [`tilt_skew`]: how the Armed Mine's hand cycle moves with its tilt.
 
 pub mod armed_mine;
 pub mod curve;
 pub mod pose;
 pub mod powered;
+pub mod tilt_skew;

@@ -6,7 +6,7 @@
 use super::Outcome;
 use crate::hw::once::TakeOnce;
 use crate::text;
-use dsphys::rigid::characters::armed_mine::{crawl_in, recover_in, ArmedMine};
+use dsphys::rigid::characters::armed_mine::{crawl_in, recover_in, ArmedMine, STAY_UPRIGHT};
 use mailbox::Mailbox;
 
 mod host {
@@ -30,7 +30,8 @@ pub fn mine_crawl_hash(_: &mut Mailbox) -> Outcome {
 }
 
 /// 600 frames (10 s) from upside down: the state hash and the first
-/// frame of the first upright second must be the host's.
+/// frame of the first upright second must be the host's, and that second
+/// must end within the 10 s (issue 6: upright within 10 s).
 pub fn mine_recover_hash(_: &mut Mailbox) -> Outcome {
     let (frames, want, want_upright) = host::MINE_RECOVER;
     let mine = RECOVERER.take().ok_or(text!(48; "creature taken twice"))?;
@@ -38,6 +39,9 @@ pub fn mine_recover_hash(_: &mut Mailbox) -> Outcome {
     let upright = upright.map_or(-1, |f| f as i32);
     if got != want || upright != want_upright {
         return Err(text!(48; "DS {:#010x}/{} host {:#010x}/{}", got, upright, want, want_upright));
+    }
+    if upright < 0 || upright as u32 + STAY_UPRIGHT > frames {
+        return Err(text!(48; "not upright within 10 s ({})", upright));
     }
     Ok(text!(48; "{} frames, equal ({:#010x}), up {}", frames, got, upright))
 }
