@@ -111,7 +111,8 @@ bench: bench-roms venv melonds
 ## make pcprofile ---------------------------------------------------------
 # Where one ragdoll's frame spends its cycles, function by function: the PC
 # of the ARM9 sampled once per emulated frame in DeSmuME (nds/runner/pcprofile.py).
-# PCPROFILE picks the workload: ragdoll (default), motor or anim.
+# PCPROFILE picks the workload: ragdoll (default), motor, anim or animframe
+# (the bench's anim_us alone).
 PCPROFILE ?= ragdoll
 PCPROFILE_FEATURE = $(if $(filter ragdoll,$(PCPROFILE)),pc-profile,pc-profile-$(PCPROFILE))
 pcprofile: rom venv
