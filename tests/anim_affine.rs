@@ -265,30 +265,3 @@ fn fused_expand_palette_matches_the_two_passes() {
         assert_eq!(&p1[..n], &p2[..n], "frame {f}");
     }
 }
-
-#[test]
-fn one_step_entry_matches_the_two_roundings_at_every_boundary() {
-    use dsphys::anim::quat_rot::{entry, entry_two_step};
-    let mut rng = Rng(0xe47e);
-    // Around each FX1 boundary (M = p + 2^28 + 2^46 a multiple of 2^47,
-    // where the corrections act), around the Q30 ties and the sign
-    // changes (p = 0, -2^28), and anywhere in the range.
-    let base = (1i64 << 28) + (1 << 46);
-    for k in -(1i64 << 14)..=(1 << 14) {
-        let edge = (k << 47) - base;
-        for d in [-2, -1, 0, 1, 2, 1 << 28, (1 << 29) - 1, 1 << 29, (1 << 29) + 1] {
-            for p in [edge + d, edge - d] {
-                assert_eq!(entry(p), entry_two_step(p), "p {p}");
-            }
-        }
-    }
-    for c in [0, -(1i64 << 28), 1 << 28, 1 << 29, -(1 << 29)] {
-        for d in -3..=3 {
-            assert_eq!(entry(c + d), entry_two_step(c + d), "p {}", c + d);
-        }
-    }
-    for _ in 0..200_000 {
-        let p = (rng.next_u64() as i64) >> 2;
-        assert_eq!(entry(p), entry_two_step(p), "p {p}");
-    }
-}

@@ -28,8 +28,6 @@
 use crate::fx::power::saturate_i32;
 use crate::fx::{Mat3, Mat4x3, Quat, Vec3};
 
-use super::quat_rot::rot_words;
-
 /// Linear-part entries the kernels accept, in raw FX1 (±4).
 pub const LINEAR_LIMIT: i32 = 4 << 12;
 
@@ -133,6 +131,35 @@ pub fn mul(a: &Mat4x3, b: &Mat4x3) -> Mat4x3 {
 pub fn mul_pose(a: &Mat4x3, q: Quat, t: Vec3) -> Mat4x3 {
     debug_assert!(within_limit(a), "affine::mul_pose: linear part beyond ±4");
     from_words(mul_words(&words(a), &rot_words(q), &t.raw()))
+}
+
+/// The rotation matrix of `q`, column by column in raw FX1: the same bits
+/// as `Quat::to_mat3` (each entry rounded to Q30, then to FX1, both to
+/// nearest with ties away from zero).
+#[inline(always)]
+fn rot_words(q: Quat) -> [i32; 9] {
+    let [w, x, y, z] = q.raw_q30().map(|c| c as i64);
+    // round_shr(2p, 30) for the off-diagonal terms, round_shr(2^60 - 2p,
+    // 30) on the diagonal; both results are within ±2^30 + 2 (|q| = 1).
+    let q30 = |v: i64| ((v + (1 << 29) + (v >> 63)) >> 30) as i32;
+    let two = |p: i64| q30(2 * p);
+    let diag = |p: i64| q30((1i64 << 60) - 2 * p);
+    // Q30 to FX1: round_shr(v, 18) in an `i32`.
+    let fx = |v: i32| (v + (1 << 17) + (v >> 31)) >> 18;
+    let (xx, yy, zz) = (x * x, y * y, z * z);
+    let (xy, xz, yz) = (x * y, x * z, y * z);
+    let (wx, wy, wz) = (w * x, w * y, w * z);
+    [
+        fx(diag(yy + zz)),
+        fx(two(xy + wz)),
+        fx(two(xz - wy)),
+        fx(two(xy - wz)),
+        fx(diag(xx + zz)),
+        fx(two(yz + wx)),
+        fx(two(xz + wy)),
+        fx(two(yz - wx)),
+        fx(diag(xx + yy)),
+    ]
 }
 
 /// The rotation matrix of `q`: the same bits as `Quat::to_mat3`.

@@ -64,7 +64,6 @@ pub mod handover;
 pub mod humanoid;
 pub mod humanoid_brads;
 pub mod qlerp;
-pub mod quat_rot;
 pub mod rsqrt;
 pub mod sample;
 pub mod velocity;

@@ -10,6 +10,7 @@
 //!   palette of the tumbled ragdoll's pose), so its us per step is that
 //!   figure.
 
+#[cfg(not(feature = "pc-profile-animframe"))]
 use crate::hw::once::TakeOnce;
 use mailbox::Mailbox;
 
