@@ -2,11 +2,15 @@
 //! VBlank, so that `nds/runner/pcprofile.py` can sample the ARM9's program
 //! counter once per emulated frame and say where the cycles go, function
 //! by function. The workload is chosen at build time
-//! (`make pcprofile PCPROFILE=ragdoll|motor|anim`):
+//! (`make pcprofile PCPROFILE=ragdoll|motor|anim|animframe`):
 //! - ragdoll: the one-ragdoll arena drop, kicked every 2 s (the default);
 //! - motor: the powered ragdoll's push scenario (`motor_character_us`);
-//! - anim: sample, blend, expand, palette and brads of one character.
+//! - anim: sample, blend, expand, palette and brads of one character;
+//! - animframe: the bench's `anim_us` alone (brads, inject, expand and
+//!   palette of the tumbled ragdoll's pose), so its us per step is that
+//!   figure.
 
+#[cfg(not(feature = "pc-profile-animframe"))]
 use crate::hw::once::TakeOnce;
 use mailbox::Mailbox;
 
@@ -14,7 +18,11 @@ fn tick(mb: &mut Mailbox) {
     mb.header.frame = mb.header.frame.wrapping_add(1);
 }
 
-#[cfg(not(any(feature = "pc-profile-motor", feature = "pc-profile-anim")))]
+#[cfg(not(any(
+    feature = "pc-profile-motor",
+    feature = "pc-profile-anim",
+    feature = "pc-profile-animframe"
+)))]
 pub fn run(mb: &'static mut Mailbox) -> ! {
     use dsphys::fx::Vec3;
     use dsphys::verlet::{Ragdoll, WorldContacts};
@@ -86,6 +94,19 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
         c.pose_from_animation();
         c.pose_from_ragdoll(core::hint::black_box(&x));
         core::hint::black_box(&*out);
+        tick(mb);
+    }
+}
+
+#[cfg(feature = "pc-profile-animframe")]
+pub fn run(mb: &'static mut Mailbox) -> ! {
+    use dsphys::anim::workload::{character, tumbled_positions};
+    let x = tumbled_positions(40);
+    // On the DTCM stack, as in the bench's `time_stages` (a static in
+    // main RAM would add DeSmuME's data-cache misses to the figure).
+    let mut c = character();
+    loop {
+        c.pose_from_ragdoll(core::hint::black_box(&x));
         tick(mb);
     }
 }
