@@ -23,52 +23,22 @@
 use crate::fx::Vec3;
 
 use super::triangle::{Triangle, ALL_FEATURES};
+use super::wide::{dot, normal, sub, wide};
 
-fn wide(v: Vec3) -> [i128; 3] {
-    v.raw().map(|x| x as i128)
-}
-
-fn sub(a: [i128; 3], b: [i128; 3]) -> [i128; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-fn cross(a: [i128; 3], b: [i128; 3]) -> [i128; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-
-fn dot(a: [i128; 3], b: [i128; 3]) -> i128 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-/// The exact normal `(v1 - v0) x (v2 - v0)` (FX2 raw, unnormalised).
-fn normal(t: &Triangle) -> [i128; 3] {
-    let [a, b, c] = t.v.map(wide);
-    cross(sub(b, a), sub(c, a))
-}
-
-/// True when the two triangles' bounding boxes touch.
-fn boxes_touch(a: &Triangle, b: &Triangle) -> bool {
-    let ((alo, ahi), (blo, bhi)) = (a.raw_bounds(), b.raw_bounds());
-    (0..3).all(|k| alo[k] <= bhi[k] && blo[k] <= ahi[k])
-}
-
-/// How edge `e` of `tris[i]` meets the rest of the mesh: true when it is
+/// How each edge of `tris[i]` meets the rest of the mesh: true when it is
 /// shared with exactly one other triangle, wound the other way along it,
 /// and the two meet flat or concave.
 fn edge_is_internal(tris: &[Triangle], i: usize) -> [bool; 3] {
     let t = &tris[i];
     let n = normal(t);
+    let (lo, hi) = t.raw_bounds();
     let mut out = [false; 3];
     for (e, internal) in out.iter_mut().enumerate() {
         let (a, b) = (t.v[e], t.v[(e + 1) % 3]);
         let mut found: Option<usize> = None;
         let mut kept = false;
         for (j, o) in tris.iter().enumerate() {
-            if j == i || !boxes_touch(t, o) {
+            if j == i || !o.overlaps_box(lo, hi) {
                 continue;
             }
             for f in 0..3 {
@@ -122,15 +92,12 @@ pub fn mark(tris: &mut [Triangle]) {
 /// True when every edge at vertex `p`, in every triangle that has it, is
 /// skipped (edge bits already marked).
 fn vertex_is_internal(tris: &[Triangle], p: Vec3) -> bool {
-    let [x, y, z] = p.raw();
-    tris.iter()
-        .filter(|t| {
-            let (lo, hi) = t.raw_bounds();
-            lo[0] <= x && x <= hi[0] && lo[1] <= y && y <= hi[1] && lo[2] <= z && z <= hi[2]
-        })
-        .all(|t| match t.v.iter().position(|&v| v == p) {
+    let at = p.raw();
+    tris.iter().filter(|t| t.overlaps_box(&at, &at)).all(|t| {
+        match t.v.iter().position(|&v| v == p) {
             // The two edges at vertex k: k (from it) and k + 2 (into it).
             Some(k) => t.features & (1 << k) == 0 && t.features & (1 << ((k + 2) % 3)) == 0,
             None => true,
-        })
+        }
+    })
 }

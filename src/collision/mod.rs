@@ -22,6 +22,8 @@
 //! - [`resolve`]: [`collide_particle`], the Verlet response with sliding,
 //!   friction and up to [`MAX_CONTACTS`] contacts per step.
 //! - [`shapes`]: static sphere-sphere and sphere-box overlap.
+//! - [`wide`]: exact `i128` vector arithmetic for the tests that must
+//!   not round (feature marking, the precision benchmark).
 //! - [`naive`]: the same sweep written the seed's "before" way (FX1 after
 //!   every multiply), kept for the precision benchmark.
 //! - [`precision`]: that benchmark, in integer arithmetic so it runs on the
@@ -52,6 +54,7 @@ pub mod shapes;
 pub mod sweep;
 pub mod tree;
 pub mod triangle;
+pub mod wide;
 
 pub use resolve::{collide_particle, collide_particle_path};
 pub use shapes::{separate_spheres, sphere_box, sphere_sphere, Obb, Overlap};

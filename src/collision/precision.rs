@@ -24,6 +24,7 @@ use super::resolve::resolve_with;
 use super::sweep::sweep_sphere_triangle;
 use super::tree::{CollisionWorld, KdNode};
 use super::triangle::Triangle;
+use super::wide::{cross, dot, normal, sub, wide};
 use super::MAX_CONTACTS;
 use crate::xorshift::XorShift32;
 
@@ -87,33 +88,13 @@ pub fn benchmark_triangles() -> [Triangle; TRI_COUNT] {
     tris
 }
 
-fn wide(v: Vec3) -> [i128; 3] {
-    v.raw().map(|c| c as i128)
-}
-
-fn sub(a: [i128; 3], b: [i128; 3]) -> [i128; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-fn cross(a: [i128; 3], b: [i128; 3]) -> [i128; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-
-fn dot(a: [i128; 3], b: [i128; 3]) -> i128 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
 /// True when the segment `p -> q` goes from strictly in front of the
 /// triangle's plane to strictly behind it through the triangle (its
 /// boundary included). Exact, on the FX1 vertices (not the stored plane).
 pub fn crosses_front_to_back(tri: &Triangle, p: Vec3, q: Vec3) -> bool {
     let [a, b, c] = tri.v.map(wide);
     let (p, q) = (wide(p), wide(q));
-    let n = cross(sub(b, a), sub(c, a));
+    let n = normal(tri);
     if dot(n, sub(p, a)) <= 0 || dot(n, sub(q, a)) >= 0 {
         return false;
     }
