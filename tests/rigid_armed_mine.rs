@@ -7,7 +7,9 @@
 //! proves little: the last test repeats both scenarios at eight headings.
 
 use dsphys::fx::{Angle, Fx1, Quat, Vec3};
-use dsphys::rigid::characters::armed_mine::{crawl, recover, ArmedMine, BODY_LENGTH, STAY_UPRIGHT};
+use dsphys::rigid::characters::armed_mine::{
+    crawl, recover, resting_start, step_counting_upright, ArmedMine, BODY_LENGTH, STAY_UPRIGHT,
+};
 use dsphys::rigid::raise;
 
 #[test]
@@ -80,6 +82,26 @@ fn turn(m: &mut ArmedMine, yaw: Angle) {
     }
 }
 
+/// Heading `k` of a sweep in steps of `step` (raw angle), offset by
+/// 5.6 degrees except for `k = 0`, and a goal 10 m ahead along it.
+fn heading(k: u16, step: u16) -> (Angle, Vec3) {
+    let offset = if k == 0 { 0 } else { 0x400 };
+    let yaw = Angle::from_raw(k.wrapping_mul(step).wrapping_add(offset));
+    let ahead = Vec3::new(dsphys::fx!(10.0), Fx1::ZERO, Fx1::ZERO);
+    (yaw, Quat::from_axis_angle(Vec3::Y, yaw).rotate(ahead))
+}
+
+/// From upside down at heading `yaw`: the first frame of the first
+/// upright second within 10 s, and whether it counts as righted (that
+/// second done by 10 s, and upright at 10 s).
+fn right_itself(yaw: Angle, goal: Vec3) -> (Option<u32>, bool, ArmedMine) {
+    let mut m = ArmedMine::upside_down(resting_start(), goal);
+    turn(&mut m, yaw);
+    let from = step_counting_upright(&mut m, 600);
+    let ok = from.is_some_and(|f| f + STAY_UPRIGHT <= 600) && m.is_upright();
+    (from, ok, m)
+}
+
 /// Both scenarios at eight headings (0, then 50.6 + k 45 degrees), each
 /// with its goal 10 m ahead. It crawls a body length closer to the goal
 /// from at least 6 (measured 8; before the tilt skew 7, the first tuning
@@ -90,24 +112,10 @@ fn turn(m: &mut ArmedMine, yaw: Angle) {
 /// of 8).
 #[test]
 fn it_crawls_upright_at_eight_headings() {
-    let start = Vec3::new(
-        Fx1::ZERO,
-        dsphys::rigid::characters::armed_mine::BODY_HALF.y,
-        Fx1::ZERO,
-    );
     let (mut righted, mut crawled, mut upright_frames) = (0, 0, 0);
     for k in 0..8u16 {
-        let yaw =
-            Angle::from_raw(
-                k.wrapping_mul(0x2000)
-                    .wrapping_add(if k == 0 { 0 } else { 0x400 }),
-            );
-        let goal = Quat::from_axis_angle(Vec3::Y, yaw).rotate(Vec3::new(
-            dsphys::fx!(10.0),
-            Fx1::ZERO,
-            Fx1::ZERO,
-        ));
-        let mut m = ArmedMine::new(start, goal);
+        let (yaw, goal) = heading(k, 0x2000);
+        let mut m = ArmedMine::new(resting_start(), goal);
         turn(&mut m, yaw);
         let d0 = (m.body().position() - goal).length();
         for _ in 0..1200 {
@@ -116,17 +124,7 @@ fn it_crawls_upright_at_eight_headings() {
         }
         let closer = d0 - (m.body().position() - goal).length();
         crawled += (closer >= BODY_LENGTH) as u32;
-        let mut m = ArmedMine::upside_down(start, goal);
-        turn(&mut m, yaw);
-        let (mut run, mut from) = (0, None);
-        for f in 0..600 {
-            m.step();
-            run = if m.is_upright() { run + 1 } else { 0 };
-            if from.is_none() && run == STAY_UPRIGHT {
-                from = Some(f + 1 - STAY_UPRIGHT);
-            }
-        }
-        let ok = from.is_some_and(|f| f + STAY_UPRIGHT <= 600) && m.is_upright();
+        let (from, ok, _) = right_itself(yaw, goal);
         righted += ok as u32;
         println!(
             "heading {:5.1} deg: crawled {:.2} m closer, righted from frame {from:?}",
@@ -150,34 +148,10 @@ fn it_crawls_upright_at_eight_headings() {
 /// it over again by 10 s).
 #[test]
 fn it_rights_itself_at_32_headings() {
-    let start = Vec3::new(
-        Fx1::ZERO,
-        dsphys::rigid::characters::armed_mine::BODY_HALF.y,
-        Fx1::ZERO,
-    );
     let mut righted = 0;
     for k in 0..32u16 {
-        let yaw =
-            Angle::from_raw(
-                k.wrapping_mul(0x800)
-                    .wrapping_add(if k == 0 { 0 } else { 0x400 }),
-            );
-        let goal = Quat::from_axis_angle(Vec3::Y, yaw).rotate(Vec3::new(
-            dsphys::fx!(10.0),
-            Fx1::ZERO,
-            Fx1::ZERO,
-        ));
-        let mut m = ArmedMine::upside_down(start, goal);
-        turn(&mut m, yaw);
-        let (mut run, mut from) = (0, None);
-        for f in 0..600 {
-            m.step();
-            run = if m.is_upright() { run + 1 } else { 0 };
-            if from.is_none() && run == STAY_UPRIGHT {
-                from = Some(f + 1 - STAY_UPRIGHT);
-            }
-        }
-        let ok = from.is_some_and(|f| f + STAY_UPRIGHT <= 600) && m.is_upright();
+        let (yaw, goal) = heading(k, 0x800);
+        let (from, ok, m) = right_itself(yaw, goal);
         righted += ok as u32;
         println!(
             "heading {:5.1} deg: upright from frame {from:?}, up.y at 10 s {:.2}",

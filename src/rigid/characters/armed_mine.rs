@@ -256,7 +256,7 @@ pub fn crawl(frames: u32) -> ArmedMine {
 /// [`crawl`] in place, in `m` (the DS runs it in a static); returns the
 /// state hash at the end.
 pub fn crawl_in(m: &mut ArmedMine, frames: u32) -> u32 {
-    m.reset(start(), GOAL);
+    m.reset(resting_start(), GOAL);
     for _ in 0..frames {
         m.step();
     }
@@ -279,7 +279,14 @@ pub fn recover(frames: u32) -> (ArmedMine, Option<u32>) {
 /// [`recover`] in place, in `m`; returns the state hash at the end and
 /// the first frame of the first upright second.
 pub fn recover_in(m: &mut ArmedMine, frames: u32) -> (u32, Option<u32>) {
-    m.reset_upside_down(start(), GOAL);
+    m.reset_upside_down(resting_start(), GOAL);
+    let upright_from = step_counting_upright(m, frames);
+    (m.world.state_hash(), upright_from)
+}
+
+/// Steps `m` for `frames` frames; returns the first frame of its first
+/// [`STAY_UPRIGHT`] frames in a row upright, if any.
+pub fn step_counting_upright(m: &mut ArmedMine, frames: u32) -> Option<u32> {
     let (mut run, mut upright_from) = (0, None);
     for f in 0..frames {
         m.step();
@@ -288,11 +295,11 @@ pub fn recover_in(m: &mut ArmedMine, frames: u32) -> (u32, Option<u32>) {
             upright_from = Some(f + 1 - STAY_UPRIGHT);
         }
     }
-    (m.world.state_hash(), upright_from)
+    upright_from
 }
 
-/// The start position: resting on the ground.
-fn start() -> Vec3 {
+/// The start position: resting on the ground at the origin.
+pub fn resting_start() -> Vec3 {
     Vec3::new(Fx1::ZERO, BODY_HALF.y, Fx1::ZERO)
 }
 
