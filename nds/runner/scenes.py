@@ -191,9 +191,7 @@ def stylus_drag(emu: Emulator, rom: str) -> tuple[bool, str]:
         return False, (f"touching the head at ({hx}, {hy}) grabbed nothing (touch "
                        f"{live['touch.down']} at ({live['touch.x']}, {live['touch.y']}))")
     tx, ty = hx + 40, hy - 30
-    for i in range(1, 21):
-        emu.touch(hx + (tx - hx) * i // 20, hy + (ty - hy) * i // 20)
-        emu.step()
+    pen_move(emu, (hx, hy), (tx, ty))
     run_frames(emu, 10)
     live = live_values(emu)
     gx, gy = live["grab.screen_x"], live["grab.screen_y"]
@@ -234,9 +232,7 @@ def box_drag(emu: Emulator, rom: str) -> tuple[bool, str]:
                        f"{live['touch.down']} at ({live['touch.x']}, {live['touch.y']}), "
                        f"particle {int(live['grab.particle'])}, shots {int(live['stylus.shots'])})")
     tx, ty = bx + 50, by - 30
-    for i in range(1, 21):
-        emu.touch(bx + (tx - bx) * i // 20, by + (ty - by) * i // 20)
-        emu.step()
+    pen_move(emu, (bx, by), (tx, ty))
     run_frames(emu, 120)
     live = live_values(emu)
     gx, gy = int(live["grab.screen_x"]), int(live["grab.screen_y"])
@@ -257,15 +253,21 @@ def box_drag(emu: Emulator, rom: str) -> tuple[bool, str]:
                 f"{'fell' if fell else 'did NOT fall'}")
 
 
-def pen_drag(emu: Emulator, start: tuple[int, int], end: tuple[int, int], frames: int = 20) -> None:
-    """Puts the pen down at `start`, moves it to `end` over `frames`
-    frames, and lifts it."""
+def pen_move(emu: Emulator, start: tuple[int, int], end: tuple[int, int], frames: int = 20) -> None:
+    """Moves the pen, already down at `start`, to `end` in a straight
+    line over `frames` frames, and keeps it down there."""
     (x0, y0), (x1, y1) = start, end
-    emu.touch(x0, y0)
-    emu.step()
     for i in range(1, frames + 1):
         emu.touch(x0 + (x1 - x0) * i // frames, y0 + (y1 - y0) * i // frames)
         emu.step()
+
+
+def pen_drag(emu: Emulator, start: tuple[int, int], end: tuple[int, int], frames: int = 20) -> None:
+    """Puts the pen down at `start`, moves it to `end` over `frames`
+    frames, and lifts it."""
+    emu.touch(*start)
+    emu.step()
+    pen_move(emu, start, end, frames)
     emu.touch(None, None)
     run_frames(emu, 2)
 
