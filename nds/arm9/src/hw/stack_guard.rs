@@ -46,7 +46,7 @@ pub fn arm() {
     let here = 0u32;
     // Only the local's address is used: it is inside the current frame.
     let sp = core::hint::black_box(&here) as *const u32 as usize;
-    let words = (sp - base as usize) / 4 - ARM_MARGIN_WORDS;
+    let words = ((sp - base as usize) / 4).saturating_sub(ARM_MARGIN_WORDS);
     for i in 0..words.max(WORDS) {
         // SAFETY: the words are free DTCM between the data and the
         // caller's frame (linker.ld keeps 10 KiB free above the data),
