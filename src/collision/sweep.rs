@@ -191,16 +191,20 @@ pub fn sweep_sphere_triangle(tri: &Triangle, p0: Vec3, p1: Vec3, r: Fx1) -> Opti
                         // this keeps a gap from opening between them).
                         // Farther from the triangle than r plus the motion: never touches it.
         let far = r.raw() + vx.abs() + vy.abs() + vz.abs() + 2;
-        match tri.locate(q, FACE_TOL, Some(far)) {
+        let place = tri.locate(q, FACE_TOL, Some(far), entry_reach(v));
+        match place {
             Place::Inside => return Some(hit(t, c, q, tri.normal(), Fx1::ZERO, Feature::Face)),
             Place::Far => return None,
-            Place::Near => {}
+            Place::Near | Place::Beside => {}
         }
         // The touching point is off the face: an edge or a vertex may be
         // hit, or the touching point may still move onto the face later
         // (the moment it does, the sphere touches the edge it crosses; the
         // exact edge test finds that contact earlier, this caps rounding).
         let mut best = sweep_features(tri, p0, v, r, s0, sv);
+        if place == Place::Beside {
+            return best; // the projection cannot move onto the face
+        }
         // FX1: the end's projection on the plane (FX2·FX3 = FX5 lowered;
         // |s1| < 8 units). The projection moves linearly, as q does.
         let q1 = p1 - (n * s1).map(Fx5::lower_to_fx1);
@@ -222,7 +226,7 @@ pub fn sweep_sphere_triangle(tri: &Triangle, p0: Vec3, p1: Vec3, r: Fx1) -> Opti
     } else {
         FACE_TOL
     };
-    match tri.locate(q, tol, Some(far)) {
+    match tri.locate(q, tol, Some(far), entry_reach(v)) {
         Place::Inside => {
             let depth = (r3 - s0).lower_to_fx1(); // FX1 (FX3 lowered): r - s0
             let nr = (n * r).map(Fx3::lower_to_fx1); // FX1
@@ -236,13 +240,26 @@ pub fn sweep_sphere_triangle(tri: &Triangle, p0: Vec3, p1: Vec3, r: Fx1) -> Opti
             ))
         }
         Place::Far => None,
-        Place::Near => sweep_near(tri, p0, v, r, q, s0, s1, sv),
+        Place::Near => sweep_near(tri, p0, v, r, q, s0, s1, sv, true),
+        Place::Beside => sweep_near(tri, p0, v, r, q, s0, s1, sv, false),
     }
 }
 
+/// How far the centre's projection on a plane can move over the step
+/// (raw FX1): `|v|`, bounded by its L1 norm, plus the roundings of the
+/// two projected points (a few raw steps each). A projection farther than
+/// this outside an edge cannot move onto the face ([`Place::Beside`]), and
+/// the face-entry test, which would find no entry, is skipped.
+#[inline]
+fn entry_reach(v: Vec3) -> i32 {
+    let [vx, vy, vz] = v.raw();
+    vx.abs() + vy.abs() + vz.abs() + 16
+}
+
 /// A sphere starting within r of the plane, its centre's projection `q`
-/// off the face but near: the edges and vertices, and the face if the
-/// projection moves onto it while still within r.
+/// off the face but near: the edges and vertices, and (if `enterable`,
+/// see [`entry_reach`]) the face if the projection moves onto it while
+/// still within r.
 #[allow(clippy::too_many_arguments)]
 fn sweep_near(
     tri: &Triangle,
@@ -253,11 +270,12 @@ fn sweep_near(
     s0: Fx3,
     s1: Fx3,
     sv: Fx3,
+    enterable: bool,
 ) -> Option<Hit> {
     let n = tri.n.fx2(); // FX2
     let r3 = Fx3::from(r); // FX3
     let mut best = sweep_features(tri, p0, v, r, s0, sv);
-    if s0 >= Fx3::ZERO {
+    if enterable && s0 >= Fx3::ZERO {
         // Within the slab until the end of the step or until it leaves it.
         let tb = if s1 < r3 {
             Fx2::ONE

@@ -318,7 +318,7 @@ impl Triangle {
     /// the normal is least aligned with.
     #[inline]
     pub fn contains_projected(&self, q: Vec3) -> bool {
-        self.locate(q, 0, None) == Place::Inside
+        self.locate(q, 0, None, i32::MAX) == Place::Inside
     }
 
     /// Where a point moving from `qa` to `qb` (in the plane, seen along
@@ -369,16 +369,20 @@ impl Triangle {
     /// `tol * 1.5 * sqrt(3)` in 3D) and beside that edge, a strip along
     /// each edge with no tips at the vertices; [`Place::Far`] when it is
     /// outside some edge by more than `far` raw steps (in 3D, in the plane;
-    /// so nothing within `far` of `q` touches the triangle); else
-    /// [`Place::Near`]. Exact 2D cross products in FX2.
+    /// so nothing within `far` of `q` touches the triangle);
+    /// [`Place::Beside`] when it is outside some edge by more than `reach`
+    /// raw steps (so a point moving at most `reach` from `q` never gets
+    /// onto the face); else [`Place::Near`]. Exact 2D cross products in
+    /// FX2.
     #[inline]
-    pub fn locate(&self, q: Vec3, tol: i32, far: Option<i32>) -> Place {
+    pub fn locate(&self, q: Vec3, tol: i32, far: Option<i32>, reach: i32) -> Place {
         let (i, j) = self.plane_axes();
         let p = self.projected(i, j);
         let q = q.raw();
         let q = [q[i], q[j]];
         let mut outside = None;
         let mut near = false;
+        let mut stuck = false;
         for e in 0..3 {
             let (s, t) = (p[e], p[(e + 1) % 3]);
             // FX1: the edge, and q from its start, projected.
@@ -399,11 +403,17 @@ impl Triangle {
                 if c < -(Fx1::from_raw(tol) * l1) || outside.is_some() {
                     near = true;
                 }
+                // Farther than `reach` outside this edge's line: a point
+                // moving at most `reach` stays outside it.
+                if c < -(Fx1::from_raw(reach) * l1) {
+                    stuck = true;
+                }
                 outside = Some((ei, ej, qi, qj));
             }
         }
+        let off_face = if stuck { Place::Beside } else { Place::Near };
         if near {
-            return Place::Near;
+            return off_face;
         }
         match outside {
             None => Place::Inside,
@@ -416,7 +426,7 @@ impl Triangle {
                 if along >= Fx2::ZERO && along <= len2 {
                     Place::Inside
                 } else {
-                    Place::Near
+                    off_face
                 }
             }
         }
@@ -428,8 +438,12 @@ impl Triangle {
 pub enum Place {
     /// On the face (within the tolerance).
     Inside,
-    /// Off the face, but perhaps near enough to touch.
+    /// Off the face, but perhaps near enough to touch, and near enough to
+    /// move onto it.
     Near,
+    /// Off the face, perhaps near enough to touch an edge or a vertex,
+    /// but too far to move onto it within the given reach.
+    Beside,
     /// Farther than the given distance from the triangle.
     Far,
 }

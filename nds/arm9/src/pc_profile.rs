@@ -3,7 +3,8 @@
 //! counter once per emulated frame and say where the cycles go, function
 //! by function. The workload is chosen at build time
 //! (`make pcprofile PCPROFILE=ragdoll|motor|anim|animframe`):
-//! - ragdoll: the one-ragdoll arena drop, kicked every 2 s (the default);
+//! - ragdoll: the one-ragdoll arena drop, kicked every 2 s (the default;
+//!   its us per step is per awake step, as `ragdoll_step_us`);
 //! - motor: the powered ragdoll's push scenario (`motor_character_us`);
 //! - anim: sample, blend, expand, palette and brads of one character;
 //! - animframe: the bench's `anim_us` alone (brads, inject, expand and
@@ -40,13 +41,17 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
     loop {
         dsphys::scenario::arena_drop_into(&mut w.ragdoll);
         for frame in 0..240u32 {
-            // The bench's kick: it keeps the ragdoll tumbling, not asleep.
+            // The bench's kick, which wakes it. Only awake steps count,
+            // as in the bench (an asleep step does nothing).
             if frame % 120 == 119 {
                 w.ragdoll
                     .apply_impulse(0, Vec3::from_raw(8192, 12288, -4096));
             }
+            let awake = !w.ragdoll.is_asleep();
             dsphys::scenario::step_in_world(&mut w.ragdoll, &crate::worlds::ARENA, &mut w.contacts);
-            tick(mb);
+            if awake {
+                tick(mb);
+            }
         }
     }
 }
