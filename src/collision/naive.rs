@@ -105,11 +105,10 @@ pub fn sweep_sphere_triangle_naive(tri: &Triangle, p0: Vec3, p1: Vec3, r: Fx1) -
         return None;
     }
     let sv = dot(n, v);
-    let face = |t: i32, c: V, q: V, depth: i32| Hit {
+    let face = |t: i32, c: V, depth: i32| Hit {
         t: Fx1::from_raw(t),
         t_fine: Fx2::from_raw((t as i64) << 12),
         center: vec(c),
-        point: vec(q),
         normal: vec(n),
         depth: Fx1::from_raw(depth),
         feature: Feature::Face,
@@ -122,13 +121,13 @@ pub fn sweep_sphere_triangle_naive(tri: &Triangle, p0: Vec3, p1: Vec3, r: Fx1) -
         let c = add(p0, scale(v, t));
         let q = sub(c, scale(n, r));
         if inside(tri, q) {
-            return Some(face(t, c, q, 0));
+            return Some(face(t, c, 0));
         }
         return features(tri, p0, v, r);
     }
     let q = sub(p0, scale(n, s0));
     if inside(tri, q) {
-        return Some(face(0, add(q, scale(n, r)), q, r - s0));
+        return Some(face(0, add(q, scale(n, r)), r - s0));
     }
     features(tri, p0, v, r)
 }
@@ -190,7 +189,6 @@ fn features(tri: &Triangle, p0: V, v: V, r: i32) -> Option<Hit> {
             t: Fx1::from_raw(t),
             t_fine: Fx2::from_raw((t as i64) << 12),
             center: vec(center),
-            point: vec(sub(center, scale(normal, r))),
             normal: vec(normal),
             depth: Fx1::from_raw(depth),
             feature,
@@ -232,7 +230,6 @@ fn features(tri: &Triangle, p0: V, v: V, r: i32) -> Option<Hit> {
             t: Fx1::from_raw(t),
             t_fine: Fx2::from_raw((t as i64) << 12),
             center: vec(center),
-            point: vec(a),
             normal: vec(normal),
             depth: Fx1::from_raw(depth),
             feature: Feature::Vertex(i as u8),

@@ -44,8 +44,6 @@ pub struct Hit {
     /// that starts overlapping, the start pushed out along `normal` to
     /// exactly touching.
     pub center: Vec3,
-    /// The touching point on the triangle.
-    pub point: Vec3,
     /// Unit FX1 normal, from the triangle towards the centre.
     pub normal: Vec3,
     /// How deep the sphere started inside the triangle (zero when it did
@@ -56,6 +54,14 @@ pub struct Hit {
 }
 
 impl Hit {
+    /// The touching point on the triangle, for a sphere of radius `r`:
+    /// the centre moved `r` against the normal (FX1; not stored, since
+    /// the response never needs it and the hit is copied per candidate).
+    #[inline]
+    pub fn point(&self, r: Fx1) -> Vec3 {
+        self.center - (self.normal * r).lower() // FX1 (FX2 lowered)
+    }
+
     /// The order of contacts: earlier first, then the deeper overlap.
     #[inline]
     pub fn before(&self, other: &Hit) -> bool {
@@ -144,12 +150,11 @@ fn raw3<T: Copy>(v: Vec3<T>, f: impl Fn(T) -> i64) -> [i64; 3] {
 
 /// A hit at FX2 time `t`.
 #[inline]
-fn hit(t: Fx2, center: Vec3, point: Vec3, normal: Vec3, depth: Fx1, feature: Feature) -> Hit {
+fn hit(t: Fx2, center: Vec3, normal: Vec3, depth: Fx1, feature: Feature) -> Hit {
     Hit {
         t: coarse(t),
         t_fine: t,
         center,
-        point,
         normal,
         depth,
         feature,
@@ -193,7 +198,7 @@ pub fn sweep_sphere_triangle(tri: &Triangle, p0: Vec3, p1: Vec3, r: Fx1) -> Opti
         let far = r.raw() + vx.abs() + vy.abs() + vz.abs() + 2;
         let place = tri.locate(q, FACE_TOL, Some(far), entry_reach(v));
         match place {
-            Place::Inside => return Some(hit(t, c, q, tri.normal(), Fx1::ZERO, Feature::Face)),
+            Place::Inside => return Some(hit(t, c, tri.normal(), Fx1::ZERO, Feature::Face)),
             Place::Far => return None,
             Place::Near | Place::Beside => {}
         }
@@ -208,7 +213,7 @@ pub fn sweep_sphere_triangle(tri: &Triangle, p0: Vec3, p1: Vec3, r: Fx1) -> Opti
         // FX1: the end's projection on the plane (FX2·FX3 = FX5 lowered;
         // |s1| < 8 units). The projection moves linearly, as q does.
         let q1 = p1 - (n * s1).map(Fx5::lower_to_fx1);
-        if let Some(entry) = face_entry(tri, q, q1, t, Fx2::ONE, p0, v, r, s0, sv) {
+        if let Some(entry) = face_entry(tri, q, q1, t, Fx2::ONE, p0, v, s0, sv) {
             if best.is_none_or(|h| entry.before(&h)) {
                 best = Some(entry);
             }
@@ -230,14 +235,7 @@ pub fn sweep_sphere_triangle(tri: &Triangle, p0: Vec3, p1: Vec3, r: Fx1) -> Opti
         Place::Inside => {
             let depth = (r3 - s0).lower_to_fx1(); // FX1 (FX3 lowered): r - s0
             let nr = (n * r).map(Fx3::lower_to_fx1); // FX1
-            Some(hit(
-                Fx2::ZERO,
-                q + nr,
-                q,
-                tri.normal(),
-                depth,
-                Feature::Face,
-            ))
+            Some(hit(Fx2::ZERO, q + nr, tri.normal(), depth, Feature::Face))
         }
         Place::Far => None,
         Place::Near => sweep_near(tri, p0, v, r, q, s0, s1, sv, true),
@@ -285,7 +283,7 @@ fn sweep_near(
         let cb = at(p0, v, tb); // FX1: centre at tb
         let sb = tri.signed_distance(cb); // FX3, |sb| <= r + a step
         let qb = cb - (n * sb).map(Fx5::lower_to_fx1); // FX1: its projection
-        if let Some(entry) = face_entry(tri, q, qb, Fx2::ZERO, tb, p0, v, r, s0, sv) {
+        if let Some(entry) = face_entry(tri, q, qb, Fx2::ZERO, tb, p0, v, s0, sv) {
             if best.is_none_or(|h| entry.before(&h)) {
                 best = Some(entry);
             }
@@ -314,7 +312,6 @@ fn face_entry(
     tb: Fx2,
     p0: Vec3,
     v: Vec3,
-    r: Fx1,
     s0: Fx3,
     sv: Fx3,
 ) -> Option<Hit> {
@@ -329,14 +326,7 @@ fn face_entry(
         Some(e) => Feature::Edge(e),
         None => Feature::Face,
     };
-    Some(hit(
-        t,
-        center,
-        center - (normal * r).lower(),
-        normal,
-        Fx1::ZERO,
-        feature,
-    ))
+    Some(hit(t, center, normal, Fx1::ZERO, feature))
 }
 
 /// The edges and vertices. Each is a quadratic in t, solved without a
@@ -422,9 +412,18 @@ fn sweep_edge(
     if ab >= Fx4::ZERO {
         return; // moving away from the line, or along it
     }
+    let bb = bm.dot(bm); // FX4: |bm|^2
+                         // Still approaching the line at the end of the step (ab + bb <= 0:
+                         // the closest approach is at t >= 1) and still outside the cylinder
+                         // there (|am + bm|^2 > r^2): no contact within the step. Exact FX4
+                         // (each term below 2^55), and it spares the two roots and the division
+                         // below: it is where most edges that get this far end.
+    if ab + bb <= Fx4::ZERO && aa + ab * 2 + bb > r4 {
+        return;
+    }
     // Solve |am + t bm| = r without an FX8 discriminant: along bm's
     // direction the offset is beta, across it sqrt(d2).
-    let len = bm.dot(bm).sqrt(); // FX2: |bm| (FX4 root)
+    let len = bb.sqrt(); // FX2: |bm| (FX4 root)
     if len <= Fx2::ZERO {
         return;
     }
@@ -463,14 +462,7 @@ fn sweep_edge(
     let center = at(p0, v, t); // FX1
     keep(
         best,
-        hit(
-            t,
-            center,
-            center - (normal * r).lower(),
-            normal,
-            Fx1::ZERO,
-            Feature::Edge(i as u8),
-        ),
+        hit(t, center, normal, Fx1::ZERO, Feature::Edge(i as u8)),
     );
 }
 
@@ -496,14 +488,7 @@ fn edge_overlap(
         let center = p0 + (normal * depth).lower(); // FX1
         keep(
             best,
-            hit(
-                Fx2::ZERO,
-                center,
-                center - (normal * r).lower(),
-                normal,
-                depth,
-                Feature::Edge(i as u8),
-            ),
+            hit(Fx2::ZERO, center, normal, depth, Feature::Edge(i as u8)),
         );
     }
 }
@@ -560,7 +545,7 @@ fn sweep_vertex(
     let center = at(p0, v, t); // FX1
     keep(
         best,
-        hit(t, center, a, normal, Fx1::ZERO, Feature::Vertex(i as u8)),
+        hit(t, center, normal, Fx1::ZERO, Feature::Vertex(i as u8)),
     );
 }
 
@@ -576,14 +561,7 @@ fn vertex_overlap(tri: &Triangle, i: usize, p0: Vec3, r: Fx1, ww: Fx2, best: &mu
     let center = p0 + (normal * depth).lower(); // FX1
     keep(
         best,
-        hit(
-            Fx2::ZERO,
-            center,
-            a,
-            normal,
-            depth,
-            Feature::Vertex(i as u8),
-        ),
+        hit(Fx2::ZERO, center, normal, depth, Feature::Vertex(i as u8)),
     );
 }
 
