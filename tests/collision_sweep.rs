@@ -481,3 +481,59 @@ fn precision_benchmark_tracked_never_tunnels() {
     // Deterministic.
     assert_eq!(precision_benchmark(2000, 7), precision_benchmark(2000, 7));
 }
+
+/// `Place::Beside` (what lets a sweep skip its face-entry test) is never
+/// wrong: no point within `reach` (L1, in 3D) of a point found beside the
+/// triangle projects inside it. Random triangles, points around them and
+/// reaches from 0 to half a unit.
+#[test]
+fn beside_is_out_of_reach_of_the_face() {
+    use dsphys::collision::triangle::Place;
+    let mut rng = Rng(0x5eed_b351_de00_0001);
+    let (mut beside, mut probes) = (0u32, 0u32);
+    for _ in 0..20_000 {
+        let size = [0.05, 0.3, 1.0, 4.0][(rng.next() % 4) as usize];
+        let c0 = rng.vec(20.0);
+        let Ok(tri) = Triangle::new(
+            fx(add(c0, rng.vec(size))),
+            fx(add(c0, rng.vec(size))),
+            fx(add(c0, rng.vec(size))),
+        ) else {
+            continue;
+        };
+        let q = fx(add(c0, rng.vec(size * 1.5)));
+        let reach = (rng.next() % 2048) as i32;
+        if tri.locate(q, 1, None, reach) != Place::Beside {
+            continue;
+        }
+        beside += 1;
+        let t = tri.v.map(f);
+        let centroid = mul(add(add(t[0], t[1]), t[2]), 1.0 / 3.0);
+        for k in 0..16 {
+            // A step of L1 length at most `reach`, aimed at the centroid,
+            // a vertex, or anywhere.
+            let target = match k % 5 {
+                0 | 1 => centroid,
+                2 => t[(rng.next() % 3) as usize],
+                3 => add(centroid, rng.vec(size)),
+                _ => add(f(q), rng.vec(1.0)),
+            };
+            let w = sub(target, f(q)).map(|c| c * S);
+            let l1: f64 = w.iter().map(|c| c.abs()).sum();
+            let scale = (reach as f64 / l1.max(1e-9)).min(1.0);
+            let d = w.map(|c| (c * scale).trunc() as i32);
+            let [x, y, z] = q.raw();
+            let moved = Vec3::from_raw(x + d[0], y + d[1], z + d[2]);
+            assert!(
+                !tri.contains_projected(moved),
+                "beside by more than {reach} raw steps, but {d:?} away is inside"
+            );
+            probes += 1;
+        }
+    }
+    assert!(
+        beside > 2_000,
+        "only {beside} points beside: the test lost its teeth"
+    );
+    println!("{beside} points beside, {probes} probes within reach, none inside");
+}
