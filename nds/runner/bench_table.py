@@ -56,6 +56,8 @@ def rows(r: dict) -> list[tuple[str, str]]:
         ("one ragdoll, collision: narrow phase (swept spheres, response)", step("narrow_phase")),
         ("**one ragdoll, total** (`ragdoll_step_us.total`; seed 004: 2000-2500 us; goal 250 us)",
          f"**{step('total')}**"),
+        ("frames of the 240 in which the ragdoll is awake, the ones averaged (`awake_frames`)",
+         str(get(r, "ragdoll_step_us.awake_frames") or "-")),
         ("brads for one ragdoll (`ragdoll_step_us.brads`)", step("brads")),
         ("crowd physics, 1 / 2 / 4 / 8 ragdolls (`scaling`, with brads and ragdoll contacts)",
          scale([1, 2, 4, 8])),

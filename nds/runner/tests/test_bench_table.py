@@ -38,6 +38,13 @@ class Table(unittest.TestCase):
 
     def test_missing_figures_show_as_a_dash(self):
         self.assertIn("| - | - |", self.row("| one ragdoll, integrate"))
+        self.assertIn("| - | - |", self.row("| frames of the 240"))
+
+    def test_the_awake_frames_averaged_are_shown(self):
+        r = report(1400.0, 24)
+        r["ragdoll_step_us"]["awake_frames"] = 169
+        lines = bench_table.table(r).splitlines()
+        self.assertIn("| 169 |", next(x for x in lines if x.startswith("| frames of the 240")))
 
 
 if __name__ == "__main__":
