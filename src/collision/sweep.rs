@@ -179,7 +179,6 @@ pub fn sweep_sphere_triangle(tri: &Triangle, p0: Vec3, p1: Vec3, r: Fx1) -> Opti
         return None; // more than r behind: one-sided
     }
     let v = p1 - p0; // FX1: the motion
-    let [vx, vy, vz] = v.raw();
     let sv = v.dot(n); // FX3: change of the signed distance over the step
     let s1 = s0 + sv; // FX3: signed distance of the end
     if s0 >= r3 {
@@ -194,9 +193,8 @@ pub fn sweep_sphere_triangle(tri: &Triangle, p0: Vec3, p1: Vec3, r: Fx1) -> Opti
                         // A touching point within a raw step or two outside an edge counts
                         // as the face (the face, edge and vertex tests round differently;
                         // this keeps a gap from opening between them).
-                        // Farther from the triangle than r plus the motion: never touches it.
-        let far = r.raw() + vx.abs() + vy.abs() + vz.abs() + 2;
-        let place = tri.locate(q, FACE_TOL, Some(far), entry_reach(v));
+        let (far, reach) = locate_bounds(v, r);
+        let place = tri.locate(q, FACE_TOL, Some(far), reach);
         match place {
             Place::Inside => return Some(hit(t, c, tri.normal(), Fx1::ZERO, Feature::Face)),
             Place::Far => return None,
@@ -222,7 +220,7 @@ pub fn sweep_sphere_triangle(tri: &Triangle, p0: Vec3, p1: Vec3, r: Fx1) -> Opti
     }
     // Starts within r of the plane. Inside the face: overlap, push out.
     let q = p0 - (n * s0).map(Fx5::lower_to_fx1); // FX1 (FX2·FX3 = FX5 lowered; |s0| < r <= 1)
-    let far = r.raw() + vx.abs() + vy.abs() + vz.abs() + 2;
+    let (far, reach) = locate_bounds(v, r);
     // A triangle with skipped edges owns the points on them: a rounding
     // step of tolerance, so that no gap opens between it and the
     // neighbour whose face stands in for the edge.
@@ -231,7 +229,7 @@ pub fn sweep_sphere_triangle(tri: &Triangle, p0: Vec3, p1: Vec3, r: Fx1) -> Opti
     } else {
         FACE_TOL
     };
-    match tri.locate(q, tol, Some(far), entry_reach(v)) {
+    match tri.locate(q, tol, Some(far), reach) {
         Place::Inside => {
             let depth = (r3 - s0).lower_to_fx1(); // FX1 (FX3 lowered): r - s0
             let nr = (n * r).map(Fx3::lower_to_fx1); // FX1
@@ -243,20 +241,24 @@ pub fn sweep_sphere_triangle(tri: &Triangle, p0: Vec3, p1: Vec3, r: Fx1) -> Opti
     }
 }
 
-/// How far the centre's projection on a plane can move over the step
-/// (raw FX1): `|v|`, bounded by its L1 norm, plus the roundings of the
-/// two projected points (a few raw steps each). A projection farther than
-/// this outside an edge cannot move onto the face ([`Place::Beside`]), and
-/// the face-entry test, which would find no entry, is skipped.
+/// The two distances (raw FX1) a sweep gives [`Triangle::locate`], from
+/// the step's L1 norm (at least `|v|`): `far`, r plus the motion plus
+/// rounding, beyond which the sphere never touches the triangle; and the
+/// reach, how far the centre's projection on the plane can move over the
+/// step, plus the roundings of the two projected points (a few raw steps
+/// each). A projection farther than the reach outside an edge cannot
+/// move onto the face ([`Place::Beside`]), and the face-entry test, which
+/// would find no entry, is skipped.
 #[inline]
-fn entry_reach(v: Vec3) -> i32 {
+fn locate_bounds(v: Vec3, r: Fx1) -> (i32, i32) {
     let [vx, vy, vz] = v.raw();
-    vx.abs() + vy.abs() + vz.abs() + 16
+    let step = vx.abs() + vy.abs() + vz.abs(); // FX1: >= |v|
+    (r.raw() + step + 2, step + 16)
 }
 
 /// A sphere starting within r of the plane, its centre's projection `q`
 /// off the face but near: the edges and vertices, and (if `enterable`,
-/// see [`entry_reach`]) the face if the projection moves onto it while
+/// see [`locate_bounds`]) the face if the projection moves onto it while
 /// still within r.
 #[allow(clippy::too_many_arguments)]
 fn sweep_near(
