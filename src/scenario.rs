@@ -82,6 +82,23 @@ pub fn arena_drop_into(r: &mut Ragdoll) {
     tumbling_ragdoll_into(r, Vec3::new(Fx1::ZERO, fx!(0.4), Fx1::ZERO));
 }
 
+/// The kick the benches give a ragdoll's head (particle 0) to keep it
+/// tumbling: (2, 3, -1) m/s, added to its velocity.
+pub const KICK: Vec3 = Vec3::from_raw(8192, 12288, -4096);
+
+/// Frames between the one-ragdoll bench's kicks (2 s).
+pub const ARENA_KICK_EVERY: u32 = 120;
+
+/// The one-ragdoll bench's kick, before step `frame` of [`arena_drop`]:
+/// [`KICK`] on the last frame of every [`ARENA_KICK_EVERY`] (it wakes a
+/// sleeping ragdoll). The bench and the PC-profile ROM share it, so that
+/// they time the same tumble.
+pub fn kick_arena_drop(r: &mut Ragdoll, frame: u32) {
+    if frame % ARENA_KICK_EVERY == ARENA_KICK_EVERY - 1 {
+        r.apply_impulse(0, KICK);
+    }
+}
+
 /// One frame of a ragdoll in a k-d tree world.
 pub fn step_in_world(r: &mut Ragdoll, world: &CollisionWorld, contacts: &mut WorldContacts) {
     r.step_in_world(&Settings::DEFAULT, world, contacts, WORLD_FRICTION);

@@ -190,9 +190,7 @@ fn time_ragdoll_frames(frames: u32, w: &mut RagdollWorkload) -> RagdollPhases {
         // and settling. It sleeps for part of each 2 s (71 of the 240
         // frames), and those frames, which cost nothing, are left out of
         // the averages (`awake_frames`).
-        if frame % 120 == 119 {
-            r.apply_impulse(0, dsphys::fx::Vec3::from_raw(8192, 12288, -4096));
-        }
+        dsphys::scenario::kick_arena_drop(r, frame);
         awake += !r.is_asleep() as u32;
         step_ragdoll_in_world(
             r,
@@ -222,7 +220,8 @@ fn time_ragdoll_frames(frames: u32, w: &mut RagdollWorkload) -> RagdollPhases {
 }
 
 /// `ragdoll_step_us`: one default ragdoll, per phase and in total per
-/// awake frame (`awake_frames` of the 240), as shipped (caches on, stacks in DTCM, hot code where the linker puts it).
+/// awake frame (`awake_frames` of the 240), as shipped (caches on,
+/// stacks in DTCM, hot code where the linker puts it).
 /// Each figure includes the profiler's own begin/end cost (about 1.5 us
 /// per phase, `profiler.overhead_cycles`).
 /// The world is `assets/worlds/arena.obj` (2528 triangles).

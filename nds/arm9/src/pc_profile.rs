@@ -25,7 +25,6 @@ fn tick(mb: &mut Mailbox) {
     feature = "pc-profile-animframe"
 )))]
 pub fn run(mb: &'static mut Mailbox) -> ! {
-    use dsphys::fx::Vec3;
     use dsphys::verlet::{Ragdoll, WorldContacts};
     struct Workload {
         ragdoll: Ragdoll,
@@ -43,10 +42,7 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
         for frame in 0..240u32 {
             // The bench's kick, which wakes it. Only awake steps count,
             // as in the bench (an asleep step does nothing).
-            if frame % 120 == 119 {
-                w.ragdoll
-                    .apply_impulse(0, Vec3::from_raw(8192, 12288, -4096));
-            }
+            dsphys::scenario::kick_arena_drop(&mut w.ragdoll, frame);
             let awake = !w.ragdoll.is_asleep();
             dsphys::scenario::step_in_world(&mut w.ragdoll, &crate::worlds::ARENA, &mut w.contacts);
             if awake {

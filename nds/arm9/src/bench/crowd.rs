@@ -101,7 +101,7 @@ fn measure(crowd: &mut Crowd, n: usize) -> Drop {
         // nothing), each at its own frame.
         for (i, r) in crowd.ragdolls[..n].iter_mut().flatten().enumerate() {
             if frame == 12 + (i as u32 % 8) * 2 {
-                r.apply_impulse(0, Vec3::from_raw(8192, 12288, -4096));
+                r.apply_impulse(0, dsphys::scenario::KICK);
             }
         }
         let t0 = timer::cycles();

@@ -30,10 +30,9 @@ fn collision_cycles(
     let ph = PhysicsPhases::register(&mut prof);
     let settings = Settings::DEFAULT;
     dsphys::scenario::arena_drop_into(&mut w.ragdoll);
-    let kick = dsphys::fx::Vec3::from_raw(worlds::KICK[0], worlds::KICK[1], worlds::KICK[2]);
     for frame in 0..worlds::FRAMES {
         if frame % worlds::KICK_EVERY == worlds::KICK_EVERY - 1 {
-            w.ragdoll.apply_impulse(0, kick);
+            w.ragdoll.apply_impulse(0, dsphys::scenario::KICK);
         }
         step_ragdoll_in_world(
             &mut w.ragdoll,
