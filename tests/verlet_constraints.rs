@@ -49,9 +49,10 @@ fn relax_chain(p: &mut Particles<16>, c: &mut Constraints<16>, passes: u32) -> V
     let mut history = vec![chain_error(p).0];
     for _ in 0..passes {
         // The solver's view: positions only.
-        let mut x: Vec<Vec3> = p.positions().to_vec();
+        let mut x = [Vec3::ZERO; 16];
+        x[..p.len()].copy_from_slice(p.positions());
         c.relax(&mut x, 1);
-        for (i, xi) in x.iter().enumerate() {
+        for (i, xi) in x[..p.len()].iter().enumerate() {
             p.move_pinned(i, *xi);
         }
         history.push(chain_error(p).0);

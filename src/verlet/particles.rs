@@ -346,10 +346,12 @@ impl<const N: usize> Particles<N> {
         self.rem = [[0; 3]; N];
     }
 
-    /// Mutable current positions and inverse masses, for the solver.
+    /// The whole array of current positions, for the constraint solver
+    /// (its links name particles below the count; the fixed size lets it
+    /// index without bounds checks).
     #[inline]
-    pub(crate) fn solver_view(&mut self) -> (&mut [Vec3], &[Fx1]) {
-        (&mut self.cur[..self.len], &self.inv_mass[..self.len])
+    pub(crate) fn solver_positions(&mut self) -> &mut [Vec3; N] {
+        &mut self.cur
     }
 
     /// Rounding remainders, for the state hash.

@@ -302,7 +302,7 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
         }
         let fix = self.conserve_momentum && !self.any_pinned;
         let before = if fix { self.mass_moment() } else { self.drift };
-        let (x, _) = self.particles.solver_view();
+        let x = self.particles.solver_positions();
         self.constraints.relax(x, iterations as u32);
         if fix {
             self.drift += self.mass_moment() - before;

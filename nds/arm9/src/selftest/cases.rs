@@ -304,7 +304,7 @@ fn memory_setup(_: &mut Mailbox) -> Outcome {
         f
     );
     // linker.ld moves the engine's per-frame loops into ITCM by name.
-    let relax = dsphys::verlet::Constraints::<40>::relax as *const () as usize as u32;
+    let relax = dsphys::verlet::Constraints::<40>::relax::<16> as *const () as usize as u32;
     check!(
         (0x01FF_8000..0x0200_0000).contains(&relax),
         "Verlet relax at {:#x}, not ITCM",
