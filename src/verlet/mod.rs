@@ -52,7 +52,7 @@
 //! (~115 cycles), a satisfied range about 40, the exact path about 150
 //! plus one hardware square root and one division; one particle's
 //! integration about 90 instructions. Run `--emit asm` on a function that
-//! calls `Constraints::<40>::relax` to recount.
+//! calls `Constraints::<40>::relax::<16>` to recount.
 
 pub mod constraints;
 pub mod crowd;
