@@ -26,7 +26,7 @@ PACKER    := $(TARGET)/release/ndspack
 RUNNER    := $(PY) nds/runner/run.py
 EMULATORS ?= both
 
-.PHONY: rom roms arm7 run test bench bench-roms pcprofile setup-rust venv apt melonds fmt-check clippy host-test \
+.PHONY: rom roms arm7 run test bench bench-roms pcprofile setup-rust venv apt melonds fmt-check clippy doc-check host-test \
         rom-check emu-test runner-test clean
 
 ## Setup ---------------------------------------------------------------
@@ -127,10 +127,14 @@ pcprofile: rom venv
 	  --elf $(ROM_DIR)/pcprofile-$(PCPROFILE).arm9.elf --frames 3000 --lines
 
 ## make test ------------------------------------------------------------
-test: fmt-check clippy host-test rom-check runner-test emu-test
+test: fmt-check clippy doc-check host-test rom-check runner-test emu-test
 
 fmt-check: setup-rust
 	cargo fmt --all --check
+
+# The engine's docs link to what they name: a broken or private link fails.
+doc-check: setup-rust
+	RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps -p dsphys
 
 clippy: setup-rust
 	cargo clippy -q --all-targets -- -D warnings

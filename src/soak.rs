@@ -8,7 +8,7 @@
 //! - no particle's centre outside the room ([`SoakReport::escaped_particles`]);
 //! - no particle faster than the speed cap ([`SoakReport::max_speed`]);
 //! - with the impulses off the energy only falls
-//!   ([`SoakReport::energy_growth`]).
+//!   ([`SoakReport::energy_growth_permille`]).
 //!
 //! A panic ends the run (the host test fails, the ROM stops in its panic
 //! screen), so a report exists only for a soak with no panic.

@@ -79,7 +79,7 @@ fn clamped_motion(prev: Vec3, cur: Vec3) -> Vec3 {
     (cur - prev).map(|c| Fx1::from_raw(c.raw().clamp(-lim, lim))) // FX1
 }
 
-/// The box every sweep of [`resolve_among`] stays in: every position of
+/// The box every sweep of `resolve_among` stays in: every position of
 /// the step stays within |v| (plus skins) of the start, since each
 /// response is a projection, which only shortens the rest of the motion.
 /// One tree query for that box (the broad phase) serves every sweep.

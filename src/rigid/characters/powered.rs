@@ -157,7 +157,7 @@ const DOWN: Vec3 = v(0.0, -1.0, 0.0);
 const ELBOW_AXIS: Vec3 = v(-1.0, 0.0, 0.0);
 const KNEE_AXIS: Vec3 = Vec3::X;
 
-/// Joint indices, in the order of [`JOINT_SPECS`].
+/// Joint indices, in the order of `JOINT_SPECS`.
 pub mod joint_index {
     /// Pelvis to chest.
     pub const WAIST: usize = 0;
