@@ -10,7 +10,6 @@ use dsphys::fx::{Angle, Fx1, Quat, Vec3};
 use dsphys::rigid::characters::armed_mine::{
     crawl, recover, resting_start, step_counting_upright, ArmedMine, BODY_LENGTH, STAY_UPRIGHT,
 };
-use dsphys::rigid::raise;
 
 #[test]
 fn it_crawls_at_least_one_body_length_in_20_seconds() {
@@ -73,13 +72,8 @@ fn from_upside_down_it_is_upright_within_10_seconds() {
 
 /// Turns the whole creature by `yaw` about the vertical through its body.
 fn turn(m: &mut ArmedMine, yaw: Angle) {
-    let q = Quat::from_axis_angle(Vec3::Y, yaw);
     let centre = m.body().pos;
-    for b in m.world.bodies_mut() {
-        b.pos = centre + raise(q.rotate((b.pos - centre).lower()));
-        b.rot = (q * b.rot).normalise();
-        b.update_derived();
-    }
+    m.rotate_about(Quat::from_axis_angle(Vec3::Y, yaw), centre);
 }
 
 /// Heading `k` of a sweep in steps of `step` (raw angle), offset by

@@ -13,7 +13,7 @@
 //! skewed, is a push-up that rolls it upright.
 
 use crate::fx;
-use crate::fx::{Fx1, Quat, Vec3};
+use crate::fx::{Fx1, Fx2, Quat, Vec3};
 
 use super::curve::sample_closed;
 use super::tilt_skew::tilt_skew;
@@ -161,10 +161,15 @@ impl ArmedMine {
     pub fn reset_upside_down(&mut self, pos: Vec3, goal: Vec3) {
         self.reset(pos, goal);
         let roll = Quat::from_axis_angle(Vec3::X, crate::fx::Angle::HALF);
-        let centre = crate::rigid::raise(pos);
+        self.rotate_about(roll, crate::rigid::raise(pos));
+    }
+
+    /// Turns every body of the creature rigidly by `q` about the world
+    /// point `centre` (in place; velocities are left as they are).
+    pub fn rotate_about(&mut self, q: Quat, centre: Vec3<Fx2>) {
         for b in self.world.bodies_mut() {
-            b.pos = centre + crate::rigid::raise(roll.rotate((b.pos - centre).lower()));
-            b.rot = (roll * b.rot).normalise();
+            b.pos = centre + crate::rigid::raise(q.rotate((b.pos - centre).lower()));
+            b.rot = (q * b.rot).normalise();
             b.update_derived();
         }
     }
