@@ -28,6 +28,7 @@ use crate::fx::{Fx1, Fx2};
 use super::body::Body;
 use super::inverse_dynamics::{apply_torque, begin_driven_step, joint_torques, MAX_JOINTS};
 use super::row::{Row, JOINT_KEY};
+use super::world::joint_key;
 use super::{div_dt, World};
 
 /// A DOF's mode for one step.
@@ -52,10 +53,13 @@ pub struct Hybrid {
     pub kinematic_extra: Fx1,
 }
 
-/// The warm-start key of joint `k`'s kinematic row (slot 12 of the
-/// joint's keys; its own rows use 0-4, its motor 8-10).
-fn key(k: usize) -> u16 {
-    JOINT_KEY | ((k as u16 & 0x7ff) << 4) | 12
+/// The slot of a joint's kinematic row among the joint's warm-start keys
+/// (its own rows use 0-4, its motor 8-10).
+const KINEMATIC_SLOT: u16 = 12;
+
+/// True for the key of a joint's kinematic row.
+fn is_kinematic_key(key: u16) -> bool {
+    key & JOINT_KEY != 0 && key & 0xf == KINEMATIC_SLOT
 }
 
 /// One world step in hybrid dynamics: `accel` (rad/s^2) and `tau_max`
@@ -90,7 +94,7 @@ pub fn step_hybrid<const B: usize, const J: usize, const R: usize>(
             // The torque puts the momentum where it belongs; the row only
             // removes what the solver's sweeps leave over.
             apply_torque(world.bodies_mut(), jt.a, jt.b, axis, t);
-            let row = Row::angular(jt.a, jt.b, axis, rates[k]).keyed(key(k));
+            let row = Row::angular(jt.a, jt.b, axis, rates[k]).keyed(joint_key(k) | KINEMATIC_SLOT);
             world.rows.push(row);
         } else {
             out.modes[k] = Mode::Dynamic;
@@ -103,7 +107,7 @@ pub fn step_hybrid<const B: usize, const J: usize, const R: usize>(
     world.solve();
     // The kinematic rows' impulses (N m s) as torques.
     for row in world.rows.as_slice() {
-        if (row.key & 0x800f) == (JOINT_KEY | 12) {
+        if is_kinematic_key(row.key) {
             let t = Fx2::from_raw(div_dt(row.lambda.raw())).lower().abs();
             out.kinematic_extra = out.kinematic_extra.max(t);
         }

@@ -378,7 +378,7 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
 
 /// The warm-start key of joint `k`'s rows (the row number goes in the
 /// low 4 bits).
-fn joint_key(k: usize) -> u16 {
+pub(crate) fn joint_key(k: usize) -> u16 {
     JOINT_KEY | ((k as u16 & 0x7ff) << 4)
 }
 
