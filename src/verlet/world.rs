@@ -101,14 +101,14 @@ impl<const N: usize> WorldContacts<N> {
             }
             return;
         }
-        // Each near triangle's bounds, computed once, against every
-        // particle's box. Triangles outer, in tree order, so that each
-        // particle's list is in tree order.
+        // Each near triangle's stored bounds against every particle's
+        // box. Triangles outer, in tree order, so that each particle's
+        // list is in tree order.
         let mut count = [0usize; N];
         for &ix in &self.near[..near] {
-            let (tlo, thi) = world.tris[ix as usize].raw_bounds();
+            let tri = &world.tris[ix as usize];
             for (i, (lo, hi)) in boxes.iter().enumerate() {
-                if (0..3).all(|k| tlo[k] <= hi[k] && thi[k] >= lo[k]) {
+                if tri.overlaps_box(lo, hi) {
                     if let Some(slot) = self.ids[i].get_mut(count[i]) {
                         *slot = ix;
                     }
