@@ -89,14 +89,19 @@ pub const KICK: Vec3 = Vec3::from_raw(8192, 12288, -4096);
 /// Frames between the one-ragdoll bench's kicks (2 s).
 pub const ARENA_KICK_EVERY: u32 = 120;
 
-/// The one-ragdoll bench's kick, before step `frame` of [`arena_drop`]:
-/// [`KICK`] on the last frame of every [`ARENA_KICK_EVERY`] (it wakes a
-/// sleeping ragdoll). The bench and the PC-profile ROM share it, so that
-/// they time the same tumble.
-pub fn kick_arena_drop(r: &mut Ragdoll, frame: u32) {
-    if frame % ARENA_KICK_EVERY == ARENA_KICK_EVERY - 1 {
+/// The benches' kick, before step `frame` of a drop: [`KICK`] on the
+/// last frame of every `every` (it wakes a sleeping ragdoll).
+pub fn kick_every(r: &mut Ragdoll, frame: u32, every: u32) {
+    if frame % every == every - 1 {
         r.apply_impulse(0, KICK);
     }
+}
+
+/// The one-ragdoll bench's kick, before step `frame` of [`arena_drop`]:
+/// [`kick_every`] [`ARENA_KICK_EVERY`] frames. The bench and the
+/// PC-profile ROM share it, so that they time the same tumble.
+pub fn kick_arena_drop(r: &mut Ragdoll, frame: u32) {
+    kick_every(r, frame, ARENA_KICK_EVERY);
 }
 
 /// One frame of a ragdoll in a k-d tree world.

@@ -90,9 +90,7 @@ fn drop_hash(world: &dsphys::collision::CollisionWorld) -> u32 {
     let mut r = dsphys::scenario::arena_drop();
     let mut contacts = dsphys::verlet::WorldContacts::new();
     for frame in 0..FRAMES {
-        if frame % KICK_EVERY == KICK_EVERY - 1 {
-            r.apply_impulse(0, dsphys::scenario::KICK);
-        }
+        dsphys::scenario::kick_every(&mut r, frame, KICK_EVERY);
         dsphys::scenario::step_in_world(&mut r, world, &mut contacts);
     }
     r.state_hash()

@@ -31,9 +31,7 @@ fn collision_cycles(
     let settings = Settings::DEFAULT;
     dsphys::scenario::arena_drop_into(&mut w.ragdoll);
     for frame in 0..worlds::FRAMES {
-        if frame % worlds::KICK_EVERY == worlds::KICK_EVERY - 1 {
-            w.ragdoll.apply_impulse(0, dsphys::scenario::KICK);
-        }
+        dsphys::scenario::kick_every(&mut w.ragdoll, frame, worlds::KICK_EVERY);
         step_ragdoll_in_world(
             &mut w.ragdoll,
             &settings,
