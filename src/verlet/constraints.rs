@@ -217,9 +217,11 @@ impl Link {
 /// Particle index `i` of an `N`-particle array, reduced modulo `N` (a
 /// mask for the usual power of two) so that the relaxation loop indexes
 /// with no bounds checks: [`Constraints::push`] only accepts indices
-/// below the particle count, so the reduction never changes one.
+/// below the particle count, so the reduction never changes one (debug
+/// builds, the host tests among them, check that).
 #[inline(always)]
 const fn slot<const N: usize>(i: u8) -> usize {
+    debug_assert!((i as usize) < N, "constraint index beyond the particles");
     if N.is_power_of_two() {
         i as usize & (N - 1)
     } else {
