@@ -88,7 +88,8 @@ fn energy_mj(crowd: &[Option<Ragdoll>], g: Fx1) -> i64 {
 pub fn spawn(crowd: &mut [Option<Ragdoll>; SOAK_RAGDOLLS]) {
     for (i, slot) in crowd.iter_mut().enumerate() {
         let x = Fx1::from_raw(-3277 + 6554 * i as i32); // -0.8 m, +0.8 m
-                                                        // In place: by value, the bench ROM's soak overflowed the stack.
+
+        // In place: by value, the bench ROM's soak overflowed the stack.
         tumbling_ragdoll_into(Ragdoll::in_slot(slot), Vec3::new(x, Fx1::ZERO, Fx1::ZERO));
     }
 }

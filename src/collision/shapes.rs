@@ -87,8 +87,9 @@ pub fn sphere_box(c: Vec3, r: Fx1, b: &Obb) -> Option<Overlap> {
     let local = [ax.dot(d), ay.dot(d), az.dot(d)]; // FX2: centre in box coordinates
     let half = b.half.to_array().map(Fx1::raise); // FX2
     let r2 = r.raise(); // FX2: r, scaled like the local coordinates
-                        // FX2: how far outside each slab the centre is (0 inside); a value
-                        // beyond r rejects before any further product.
+
+    // FX2: how far outside each slab the centre is (0 inside); a value
+    // beyond r rejects before any further product.
     let mut out = [Fx2::ZERO; 3];
     let mut inside = true;
     for k in 0..3 {
@@ -112,7 +113,8 @@ pub fn sphere_box(c: Vec3, r: Fx1, b: &Obb) -> Option<Overlap> {
             return None;
         }
         let depth = (r2 - dist2.sqrt()).lower(); // FX1 (FX2 lowered)
-                                                 // World direction of the offset: sum out_k axis_k, FX3.
+
+        // World direction of the offset: sum out_k axis_k, FX3.
         let dir = ax * out[0] + ay * out[1] + az * out[2]; // FX3
         let normal = unit_raw([dir.x.raw(), dir.y.raw(), dir.z.raw()], 12)
             .map(|[x, y, z]| Vec3::from_raw(x, y, z))

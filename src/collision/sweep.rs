@@ -190,9 +190,10 @@ pub fn sweep_sphere_triangle(tri: &Triangle, p0: Vec3, p1: Vec3, r: Fx1) -> Opti
         let c = at(p0, v, t); // FX1: centre at t
         let nr = (n * r).map(Fx3::lower_to_fx1); // FX1 (FX3 lowered): n r
         let q = c - nr; // FX1: the touching point on the plane
-                        // A touching point within a raw step or two outside an edge counts
-                        // as the face (the face, edge and vertex tests round differently;
-                        // this keeps a gap from opening between them).
+
+        // A touching point within a raw step or two outside an edge counts
+        // as the face (the face, edge and vertex tests round differently;
+        // this keeps a gap from opening between them).
         let (far, reach) = locate_bounds(v, r);
         let place = tri.locate(q, FACE_TOL, Some(far), reach);
         match place {
@@ -396,8 +397,9 @@ fn sweep_edge(
     let a = tri.v[i];
     let w = p0 - a; // FX1: start relative to the edge's first vertex
     let u = tri.u[i].fx2(); // FX2: unit edge direction
-                            // FX2 (FX3 lowered one power, 2^-24 units): u x w, the start's
-                            // offset from the edge line, turned 90 degrees about u.
+
+    // FX2 (FX3 lowered one power, 2^-24 units): u x w, the start's
+    // offset from the edge line, turned 90 degrees about u.
     let am = u.cross(w).lower();
     if am.to_array().iter().any(|x| x.abs() > bound2) {
         return;
@@ -415,11 +417,12 @@ fn sweep_edge(
         return; // moving away from the line, or along it
     }
     let bb = bm.dot(bm); // FX4: |bm|^2
-                         // Still approaching the line at the end of the step (ab + bb <= 0:
-                         // the closest approach is at t >= 1) and still outside the cylinder
-                         // there (|am + bm|^2 > r^2): no contact within the step. Exact FX4
-                         // (each term below 2^55), and it spares the two roots and the division
-                         // below: it is where most edges that get this far end.
+
+    // Still approaching the line at the end of the step (ab + bb <= 0:
+    // the closest approach is at t >= 1) and still outside the cylinder
+    // there (|am + bm|^2 > r^2): no contact within the step. Exact FX4
+    // (each term below 2^55), and it spares the two roots and the division
+    // below: it is where most edges that get this far end.
     if ab + bb <= Fx4::ZERO && aa + ab * 2 + bb > r4 {
         return;
     }
@@ -448,8 +451,9 @@ fn sweep_edge(
     let ee = e.dot(e); // FX2: |e|^2
     let wt = w.map(Fx3::from) + v * t; // FX3: centre at t minus a, exact
     let along = wt.dot(e); // FX4: position along the edge times |e|
-                           // An eighth of a raw step of slack beyond each end for the
-                           // rounding of t (FX4: 2^-15 units * |e|, |e| <= its L1 norm).
+
+    // An eighth of a raw step of slack beyond each end for the
+    // rounding of t (FX4: 2^-15 units * |e|, |e| <= its L1 norm).
     let e1 = e.raw().iter().map(|x| x.abs() as i64).sum::<i64>();
     let tol = Fx4::from_raw(e1 << 21);
     if along < -tol || along > ee.raise().raise() + tol {

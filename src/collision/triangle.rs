@@ -221,7 +221,8 @@ impl Triangle {
         let mut u = [Dir2::default(); 3];
         for (i, ui) in u.iter_mut().enumerate() {
             let e = v[(i + 1) % 3] - v[i]; // FX1
-                                           // Non-zero: a zero edge would have made the normal zero.
+
+            // Non-zero: a zero edge would have made the normal zero.
             *ui = Dir2::along(e.raw().map(|x| x as i64)).ok_or(TriangleError::Degenerate)?;
         }
         let d: Fx3 = a.dot(n.fx2()); // FX3 = FX1 · FX2
@@ -336,7 +337,8 @@ impl Triangle {
         for e in 0..3 {
             let (s, t) = (p[e], p[(e + 1) % 3]);
             let (ei, ej) = (Fx1::from_raw(t[i] - s[i]), Fx1::from_raw(t[j] - s[j])); // FX1
-                                                                                     // FX2: the 2D cross at each end, positive on the inner side.
+
+            // FX2: the 2D cross at each end, positive on the inner side.
             let side = |q: [i32; 3]| {
                 let c = ei * Fx1::from_raw(q[j] - s[j]) - ej * Fx1::from_raw(q[i] - s[i]);
                 if neg {

@@ -146,7 +146,8 @@ pub fn joint_torques(
         // x_b - P with P the child's anchor, where the joint's reaction
         // acts on the subtree (the parent's anchor may have drifted).
         let lever = -b.mat.mul_vec(jt.anchor_b); // FX1
-                                                 // Angular momentum change about P: FX3 + (FX1 x FX3 -> FX4 -> FX3).
+
+        // Angular momentum change about P: FX3 + (FX1 x FX3 -> FX4 -> FX3).
         let about_p = m.ang + lever.cross(m.lin).lower();
         torques[j] = match jt.world_axis(bodies) {
             // axis . L: FX1 . FX3 -> FX4; then / dt (x 60) and to FX1.
