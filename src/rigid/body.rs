@@ -46,6 +46,9 @@ pub struct Body {
     pub mat: Mat3,
     /// Derived: `mat * diag(inv_inertia) * mat^T`.
     pub inv_inertia_world: Mat3,
+    /// Derived: half extents of the world-axis bounding box about `pos`,
+    /// `sum_m |mat[k][m]| half_m`, rounded up (the contact broad phase).
+    pub bound: Vec3,
 }
 
 impl Body {
@@ -67,6 +70,7 @@ impl Body {
         rest: 0,
         mat: Mat3::IDENTITY,
         inv_inertia_world: Mat3::from_cols(Vec3::ZERO, Vec3::ZERO, Vec3::ZERO),
+        bound: Vec3::new(Fx1::ONE, Fx1::ONE, Fx1::ONE),
     };
 
     /// A solid box of `mass` kg (0: static) with half extents `half`,
@@ -104,6 +108,7 @@ impl Body {
             rest: 0,
             mat: Mat3::IDENTITY,
             inv_inertia_world: Mat3::default(),
+            bound: Vec3::ZERO,
         };
         b.update_derived();
         b
@@ -150,6 +155,16 @@ impl Body {
             Vec3::new(ab, b, bc),
             Vec3::new(ac, bc, c),
         );
+        let h = self.half.to_array();
+        let bound = |k: usize| -> Fx1 {
+            let mut s = Fx2::ZERO;
+            for (m, hm) in h.iter().enumerate() {
+                s += self.mat.at(k, m).abs() * *hm;
+            }
+            // Rounded up: the box lies inside whatever the test compares.
+            Fx1::from_raw(saturate_i32((s.raw() + 0xfff) >> 12))
+        };
+        self.bound = Vec3::new(bound(0), bound(1), bound(2));
     }
 
     /// A world-space point of the body, from body-local coordinates.

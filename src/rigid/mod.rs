@@ -20,6 +20,7 @@
 //! - [`hybrid`]: the hybrid level of detail: kinematic or dynamic DOF by torque.
 //! - [`ik`]: two-bone IK for the Armed Mine's arm.
 //! - [`inverse_dynamics`]: hinge torques for commanded accelerations (seed 002).
+//! - [`room`]: the box room and the ten-box pyramid (the box scenes).
 //! - [`sleep`]: resting bodies fall asleep (worlds of loose boxes).
 //! - [`world`]: bodies + joints + contacts, stepped once per frame.
 //! - [`characters`]: the Armed Mine and the powered ragdoll.
@@ -59,6 +60,7 @@ pub mod inverse_dynamics;
 pub mod joint;
 pub mod motor;
 pub mod pd;
+pub mod room;
 pub mod row;
 pub mod sleep;
 pub mod world;

@@ -6,6 +6,8 @@
 //! - ragdoll: the one-ragdoll arena drop, kicked every 2 s (the default;
 //!   its us per step is per awake step, as `ragdoll_step_us`);
 //! - motor: the powered ragdoll's push scenario (`motor_character_us`);
+//! - pyramid: scene (b)'s ten-box pyramid in the room, a box shot out of
+//!   its bottom row every 4 s (`rigid::room::pyramid_shot`);
 //! - anim: sample, blend, expand, palette and brads of one character;
 //! - animframe: the bench's `anim_us` alone (brads, inject, expand and
 //!   palette of the tumbled ragdoll's pose), so its us per step is that
@@ -21,6 +23,7 @@ fn tick(mb: &mut Mailbox) {
 
 #[cfg(not(any(
     feature = "pc-profile-motor",
+    feature = "pc-profile-pyramid",
     feature = "pc-profile-anim",
     feature = "pc-profile-animframe"
 )))]
@@ -66,6 +69,23 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
                 push(r);
             }
             r.step_marked(&IDLE, &mut |_| {});
+            tick(mb);
+        }
+    }
+}
+
+#[cfg(feature = "pc-profile-pyramid")]
+pub fn run(mb: &'static mut Mailbox) -> ! {
+    use dsphys::rigid::room::{pyramid, pyramid_shot, PyramidWorld, SHOT_EVERY};
+    /// About 40 KB (the row buffer): a static, never the DTCM stack.
+    static WORLD: TakeOnce<PyramidWorld> =
+        TakeOnce::new(PyramidWorld::empty(dsphys::rigid::Settings::DEFAULT));
+    let w = WORLD.take().expect("taken once");
+    loop {
+        pyramid(w);
+        for frame in 0..SHOT_EVERY {
+            pyramid_shot(w, frame);
+            w.step();
             tick(mb);
         }
     }

@@ -9,11 +9,11 @@
 //! the pile starts asleep. Drag a cube out, or shoot one: the pile wakes (and DeSmuME
 //! slows down) until it has settled again.
 
-use super::{rigid_room, Rigid, SceneDef, Sim};
+use super::{Rigid, SceneDef, Sim};
 use crate::render::Camera;
 use dsphys::fx;
 use dsphys::fx::{Angle, Vec3};
-use dsphys::rigid::box_of_boxes;
+use dsphys::rigid::{box_of_boxes, room};
 
 pub const SCENE: SceneDef = SceneDef {
     letter: 'c',
@@ -35,7 +35,7 @@ const CAMERA: Camera = Camera {
 
 fn reset(sim: &mut Sim) {
     let w = &mut sim.boxes;
-    rigid_room::reset(w);
+    room::reset(w);
     w.settings.sleep = true;
     // The world holds the room, the container and the cubes
     // (`MAX_BOXES`): a failure here is a build-time size mistake.

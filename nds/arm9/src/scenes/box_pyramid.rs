@@ -1,13 +1,14 @@
 //! (b) A box pyramid: ten 30 cm cubes in rows of 4, 3, 2 and 1, on the
-//! rigid-body solver (`dsphys::rigid`). Neighbours in a row stand 4 cm
-//! apart (more than the contact margin, so they only touch when pushed);
-//! each upper box bridges the gap below it. Drag a box with the stylus,
-//! or tap beside one to shoot it.
+//! rigid-body solver (`dsphys::rigid::room::pyramid`). Neighbours in a
+//! row stand 4 cm apart (more than the contact margin, so they only touch
+//! when pushed); each upper box bridges the gap below it. Drag a box with
+//! the stylus, or tap beside one to shoot it.
 
-use super::{rigid_room, Rigid, SceneDef, Sim};
+use super::{Rigid, SceneDef, Sim};
 use crate::render::Camera;
 use dsphys::fx;
-use dsphys::fx::{Angle, Fx1, Vec3};
+use dsphys::fx::{Angle, Vec3};
+use dsphys::rigid::room;
 
 pub const SCENE: SceneDef = SceneDef {
     letter: 'b',
@@ -19,10 +20,6 @@ pub const SCENE: SceneDef = SceneDef {
     camera: CAMERA,
 };
 
-const ROWS: i32 = 4;
-const HALF: Fx1 = fx!(0.15);
-const GAP: Fx1 = fx!(0.04);
-
 /// In front of the pyramid, a little to the right and above.
 const CAMERA: Camera = Camera {
     target: Vec3::new(fx!(0.0), fx!(0.55), fx!(0.0)),
@@ -32,17 +29,6 @@ const CAMERA: Camera = Camera {
 };
 
 fn reset(sim: &mut Sim) {
-    let w = &mut sim.boxes;
-    rigid_room::reset(w);
-    let pitch = HALF * 2 + GAP;
-    for level in 0..ROWS {
-        let n = ROWS - level;
-        for i in 0..n {
-            // Centred on x = 0: offsets of -(n-1)/2 .. (n-1)/2 pitches.
-            let x = Fx1::from_raw((pitch.raw() * (2 * i - (n - 1))) / 2);
-            let y = HALF + HALF * (2 * level);
-            w.add_body(rigid_room::cube(HALF, Vec3::new(x, y, Fx1::ZERO)));
-        }
-    }
+    room::pyramid(&mut sim.boxes);
     sim.rigid = Rigid::Boxes;
 }

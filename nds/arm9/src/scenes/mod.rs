@@ -10,7 +10,6 @@ mod box_of_boxes;
 mod box_pyramid;
 pub mod powered;
 mod rain;
-mod rigid_room;
 mod single_drop;
 
 use crate::render::world::Shape;

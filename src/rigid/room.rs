@@ -1,0 +1,110 @@
+//! The box scenes' rigid worlds, shared by the demo's scenes (b) and (c),
+//! the host tests, the bench and the PC-profile ROM: the box room (its
+//! floor is the world's ground plane, its four walls static boxes, so
+//! thrown boxes stay in the room the ragdolls live in,
+//! [`crate::scenario::ROOM`]) and the ten-box pyramid.
+
+use crate::fx;
+use crate::fx::{Fx1, Quat, Vec3};
+use crate::scenario::ROOM;
+
+use super::{Body, Settings, World};
+
+/// Wall thickness, m (thick enough that nothing at the speed cap of one
+/// step, 1 m, passes through).
+const WALL: Fx1 = fx!(1.0);
+
+/// Empties `w` (in place) and puts up the room's four walls.
+pub fn reset<const B: usize, const J: usize, const R: usize>(w: &mut World<B, J, R>) {
+    w.reset(Settings::DEFAULT);
+    let (lo, hi) = (ROOM.min, ROOM.max);
+    let h = WALL.div_int(2);
+    let height = (hi.y - lo.y).div_int(2);
+    let mid = (lo + hi).map(|c| c.div_int(2));
+    let span_x = (hi.x - lo.x).div_int(2) + WALL;
+    let span_z = (hi.z - lo.z).div_int(2) + WALL;
+    let walls = [
+        (
+            Vec3::new(h, height, span_z),
+            Vec3::new(lo.x - h, mid.y, mid.z),
+        ),
+        (
+            Vec3::new(h, height, span_z),
+            Vec3::new(hi.x + h, mid.y, mid.z),
+        ),
+        (
+            Vec3::new(span_x, height, h),
+            Vec3::new(mid.x, mid.y, lo.z - h),
+        ),
+        (
+            Vec3::new(span_x, height, h),
+            Vec3::new(mid.x, mid.y, hi.z + h),
+        ),
+    ];
+    for (half, pos) in walls {
+        w.add_body(Body::new_box(half, Fx1::ZERO, pos, Quat::IDENTITY));
+    }
+}
+
+/// A cube of 1 kg with half side `half`, at rest at `pos`.
+pub fn cube(half: Fx1, pos: Vec3) -> Body {
+    Body::new_box(Vec3::new(half, half, half), fx!(1.0), pos, Quat::IDENTITY)
+}
+
+/// Rows of the pyramid, bottom to top: 4, 3, 2, 1 boxes.
+pub const PYRAMID_ROWS: i32 = 4;
+/// Half the side of a pyramid box, m.
+pub const PYRAMID_HALF: Fx1 = fx!(0.15);
+/// Space between neighbours in a row, m (more than the contact margin,
+/// so they only touch when pushed; each upper box bridges the gap).
+pub const PYRAMID_GAP: Fx1 = fx!(0.04);
+
+/// The room with the ten-box pyramid centred on x = 0, z = 0, in `w`
+/// (in place). Returns the index of the first box (bottom row first).
+pub fn pyramid<const B: usize, const J: usize, const R: usize>(w: &mut World<B, J, R>) -> u8 {
+    reset(w);
+    let first = w.bodies().len() as u8;
+    let pitch = PYRAMID_HALF * 2 + PYRAMID_GAP;
+    for level in 0..PYRAMID_ROWS {
+        let n = PYRAMID_ROWS - level;
+        for i in 0..n {
+            // Centred on x = 0: offsets of -(n-1)/2 .. (n-1)/2 pitches.
+            let x = Fx1::from_raw((pitch.raw() * (2 * i - (n - 1))) / 2);
+            let y = PYRAMID_HALF + PYRAMID_HALF * (2 * level);
+            w.add_body(cube(PYRAMID_HALF, Vec3::new(x, y, Fx1::ZERO)));
+        }
+    }
+    first
+}
+
+/// A world that holds the room and the pyramid (with room to spare for
+/// the rows of a toppled pile).
+pub type PyramidWorld = World<16, 0, 480>;
+
+/// Frames between two shots of [`pyramid_shot`].
+pub const SHOT_EVERY: u32 = 240;
+
+/// The frame of each [`SHOT_EVERY`] cycle at which [`pyramid_shot`]
+/// shoots (the pile has settled by then).
+pub const SHOT_FRAME: u32 = 60;
+
+/// The pyramid's disturbance, as the stylus gives it: at frame
+/// [`SHOT_FRAME`] of every [`SHOT_EVERY`], an 8 N s shot (8 m/s on a 1 kg
+/// box) into the bottom row's first box, aimed along +x and a little
+/// up, at a point above its centre, so that it spins into its neighbour.
+pub fn pyramid_shot<const B: usize, const J: usize, const R: usize>(
+    w: &mut World<B, J, R>,
+    frame: u32,
+) {
+    if frame % SHOT_EVERY != SHOT_FRAME {
+        return;
+    }
+    // The first box after the four walls: the bottom row's left end.
+    if let Some(b) = w.bodies_mut().get_mut(4) {
+        let lever = Vec3::new(Fx1::ZERO, fx!(0.1), Fx1::ZERO);
+        b.apply_impulse(
+            lever,
+            super::raise(Vec3::new(fx!(8.0), fx!(1.0), Fx1::ZERO)),
+        );
+    }
+}
