@@ -27,7 +27,7 @@ RUNNER    := $(PY) nds/runner/run.py
 EMULATORS ?= both
 
 .PHONY: rom roms arm7 run test bench bench-roms pcprofile setup-rust venv apt melonds fmt-check clippy doc-check host-test \
-        rom-check emu-test runner-test clean
+        rom-check emu-test runner-test stress-test clean
 
 ## Setup ---------------------------------------------------------------
 setup-rust:
@@ -73,8 +73,9 @@ roms: rom
 ## make run -------------------------------------------------------------
 # A window where there is a display; headless otherwise: a few seconds of
 # the demo, the profile table, screenshots of both screens, then every
-# scene in turn (one screenshot each) and a GIF of the single-ragdoll drop.
-run: rom venv
+# scene in turn (one screenshot each), a GIF of the single-ragdoll drop,
+# and each scene under stress in both emulators (figures only, no verdict).
+run: rom venv melonds
 	@if [ -n "$${DISPLAY:-}" ]; then \
 	  $(RUNNER) --rom $(ROM_DIR)/ragdoll.nds --mode window; \
 	else \
@@ -82,6 +83,7 @@ run: rom venv
 	    --screenshots $(TARGET)/screenshots; \
 	  $(PY) nds/runner/scenes.py --rom $(ROM_DIR)/ragdoll.nds --out $(TARGET)/screenshots \
 	    --gif $(TARGET)/screenshots/drop.gif; \
+	  $(PY) nds/runner/stress.py --rom $(ROM_DIR)/ragdoll.nds --emulator both; \
 	fi
 
 ## make bench ------------------------------------------------------------
@@ -127,7 +129,15 @@ pcprofile: rom venv
 	  --elf $(ROM_DIR)/pcprofile-$(PCPROFILE).arm9.elf --frames 3000 --lines
 
 ## make test ------------------------------------------------------------
-test: fmt-check clippy doc-check host-test rom-check runner-test emu-test
+# The stress gate: each scene's worst frame of work after a scripted
+# disturbance (nds/runner/stress.py) within STRESS_BUDGET_US, in
+# $(EMULATORS). Not in `make test` yet: scenes (b), (c) and (e) are over
+# the frame until the rigid solver rewrite lands. To switch it on, set
+# STRESS_GATE = stress-test here (one run: make test STRESS_GATE=stress-test).
+STRESS_GATE ?=
+STRESS_BUDGET_US ?= 16715
+
+test: fmt-check clippy doc-check host-test rom-check runner-test emu-test $(STRESS_GATE)
 
 fmt-check: setup-rust
 	cargo fmt --all --check
@@ -172,6 +182,10 @@ emu-test: roms venv melonds
 	$(RUNNER) --rom $(ROM_DIR)/ragdoll.nds --emulator $(EMULATORS) --mode profile --frames 120
 	$(PY) nds/runner/scenes.py --rom $(ROM_DIR)/ragdoll.nds --emulator $(EMULATORS) \
 	  --check nds/runner/reference
+
+stress-test: rom venv melonds
+	$(PY) nds/runner/stress.py --rom $(ROM_DIR)/ragdoll.nds --emulator $(EMULATORS) \
+	  --budget-us $(STRESS_BUDGET_US)
 
 clean:
 	cargo clean

@@ -56,6 +56,9 @@ const GOAL_MARK: u16 = rgb(255, 230, 60);
 const GRAVITY_POINT: Vec3 = Vec3::new(fx!(0.0), fx!(1.5), fx!(0.0));
 const MAX_GRAVITY: Fx1 = fx!(30.0);
 const MIN_DAMPING: Fx1 = fx!(0.9);
+/// The mailbox's host command word the runner changes (adds one to) to
+/// turn the Armed Mine upside down in scene (f): `nds/runner/stress.py`.
+const HOST_FLIP_MINE: usize = 1;
 
 /// The demo's state besides the simulation.
 struct Demo {
@@ -73,6 +76,10 @@ struct Demo {
     gx_errors: u32,
     /// Polygons the hardware stored last frame (the console shows them).
     last_stored: u32,
+    /// The last value of host command [`HOST_FLIP_MINE`] acted on, and
+    /// the flips carried out since boot.
+    flip_seen: u32,
+    mine_flips: u32,
 }
 
 pub fn run(mb: &'static mut Mailbox) -> ! {
@@ -127,6 +134,8 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
         max_stored: 0,
         gx_errors: 0,
         last_stored: 0,
+        flip_seen: 0,
+        mine_flips: 0,
     };
     compile_world(d.scene, sim, world_list);
     let mut screen = screen::Screen::new(shown);
@@ -149,6 +158,7 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
             let mut step = !d.paused;
             p.time(scene_phase, |_| {
                 apply(&mut d, sim, world_list, &req, &mut step);
+                host_requests(&mut d, sim, mb);
                 let touch = arm7
                     .filter(|b| b.touching != 0)
                     .map(|b| (b.px as i32, b.py as i32));
@@ -277,6 +287,22 @@ fn apply(
     s.damping = (s.damping + req.damping_delta).clamp(MIN_DAMPING, Fx1::ONE);
     scenes::powered::change_strength(sim, req.strength_delta);
     d.cam.orbit(req.yaw, req.pitch, req.zoom);
+}
+
+/// Carries out the runner's requests through the mailbox: a new value in
+/// host command [`HOST_FLIP_MINE`] turns the Armed Mine upside down
+/// (scene f; elsewhere the request is dropped).
+fn host_requests(d: &mut Demo, sim: &mut Sim, mb: &Mailbox) {
+    let flip = crate::hw::mailbox::host_command(mb, HOST_FLIP_MINE);
+    if flip == d.flip_seen {
+        return;
+    }
+    d.flip_seen = flip;
+    if sim.rigid == scenes::Rigid::Mine {
+        // The creature is rebuilt: nothing of it stays held.
+        d.stylus.release(sim);
+    }
+    d.mine_flips += scenes::armed_mine::turn_upside_down(sim) as u32;
 }
 
 /// The render phase's parts: the world (frame set-up and the display
@@ -418,11 +444,15 @@ fn publish_live(
     live::set(mb, Live::CamYaw, d.cam.yaw.raw() as i32);
     live::set(mb, Live::CamPitch, d.cam.pitch.raw() as i16 as i32);
     live::set_fx(mb, Live::CamDistance, d.cam.distance);
-    // Where the first character's head shows, for the runner's stylus test.
-    let probe = sim
-        .iter()
-        .next()
-        .and_then(|r| d.cam.project(r.positions()[0]));
+    // Where the first character's head shows (the walking character's
+    // while it walks), for the runner's stylus tests.
+    let walking = sim.walker.active && !sim.walker.limp;
+    let head = if walking {
+        Some(sim.walker.now[0])
+    } else {
+        sim.iter().next().map(|r| r.positions()[0])
+    };
+    let probe = head.and_then(|p| d.cam.project(p));
     live::set(mb, Live::ProbeX, probe.map_or(-1, |s| s.x));
     live::set(mb, Live::ProbeY, probe.map_or(-1, |s| s.y));
     // Where the last dynamic body's centre shows (the pyramid's top box),
@@ -435,4 +465,5 @@ fn publish_live(
         .and_then(|b| d.cam.project(b.position()));
     live::set(mb, Live::BodyProbeX, body_probe.map_or(-1, |s| s.x));
     live::set(mb, Live::BodyProbeY, body_probe.map_or(-1, |s| s.y));
+    live::set(mb, Live::MineFlips, d.mine_flips as i32);
 }

@@ -44,9 +44,10 @@ pub enum Live {
     GrabBody,
     BodyProbeX,
     BodyProbeY,
+    MineFlips,
 }
 
-const KEYS: [&str; 36] = [
+const KEYS: [&str; 37] = [
     "scene",
     "scene.pending",
     "ragdolls",
@@ -83,6 +84,7 @@ const KEYS: [&str; 36] = [
     "grab.body",
     "body_probe.screen_x",
     "body_probe.screen_y",
+    "mine.flips",
 ];
 
 /// Writes the keys and zero values, and publishes the count.

@@ -32,6 +32,16 @@ pub fn init(kind: RomKind) -> &'static mut Mailbox {
     unsafe { &mut *block }
 }
 
+/// Host command word `index` (`mailbox::Header::host_command`), loaded
+/// afresh on every call: the runner writes it from outside the program
+/// while the ROM runs, so the compiler must not keep an old value.
+pub fn host_command(mb: &Mailbox, index: usize) -> u32 {
+    let word: *const u32 = &mb.header.host_command[index];
+    // SAFETY: the pointer comes from a live reference, so it is valid and
+    // aligned for a u32 read; volatile only forces the load.
+    unsafe { word.read_volatile() }
+}
+
 /// Zeroes the block word by word in place (it is larger than the DS stack)
 /// and writes a fresh header; the magic goes last, so a runner never sees
 /// a half-written block with a valid magic.

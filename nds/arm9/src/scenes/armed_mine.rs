@@ -3,7 +3,8 @@
 //! floor. Touch the floor to move the goal; until then it heads for a
 //! point ahead of it. Touch the creature to drag it by that point. Its
 //! motors only ever push the hand against the ground: nothing scripts
-//! the crawl.
+//! the crawl. The runner's stress test turns it upside down
+//! ([`turn_upside_down`], asked for through the mailbox: see `demo.rs`).
 
 use super::{FrameStats, Rigid, SceneDef, Sim, ROOM_CAMERA};
 use crate::render::Camera;
@@ -40,4 +41,19 @@ fn reset(sim: &mut Sim) {
 
 fn update(sim: &mut Sim, _: &FrameStats) {
     sim.mine.goal = sim.goal.unwrap_or(DEFAULT_GOAL);
+}
+
+/// Turns the creature upside down where it stands: rebuilt at rest there,
+/// rolled 180 degrees about its forward axis, its arm straight ahead
+/// along +x (`ArmedMine::reset_upside_down`, the start of the engine's
+/// recovery scenario), still steering for its goal. False (and nothing
+/// done) when the scene has no Armed Mine.
+pub fn turn_upside_down(sim: &mut Sim) -> bool {
+    if sim.rigid != Rigid::Mine {
+        return false;
+    }
+    let c = sim.mine.body().position();
+    let (at, goal) = (Vec3::new(c.x, START.y, c.z), sim.mine.goal);
+    sim.mine.reset_upside_down(at, goal);
+    true
 }

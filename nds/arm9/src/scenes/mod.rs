@@ -5,7 +5,7 @@
 //! their world, never a blank screen.
 
 pub mod animated;
-mod armed_mine;
+pub mod armed_mine;
 mod box_of_boxes;
 mod box_pyramid;
 pub mod powered;
