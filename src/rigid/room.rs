@@ -60,9 +60,12 @@ pub const PYRAMID_HALF: Fx1 = fx!(0.15);
 pub const PYRAMID_GAP: Fx1 = fx!(0.04);
 
 /// The room with the ten-box pyramid centred on x = 0, z = 0, in `w`
-/// (in place). Returns the index of the first box (bottom row first).
+/// (in place), with sleeping on: the settled pile costs next to nothing
+/// until a shot wakes it. Returns the index of the first box (bottom row
+/// first).
 pub fn pyramid<const B: usize, const J: usize, const R: usize>(w: &mut World<B, J, R>) -> u8 {
     reset(w);
+    w.settings.sleep = true;
     let first = w.bodies().len() as u8;
     let pitch = PYRAMID_HALF * 2 + PYRAMID_GAP;
     for level in 0..PYRAMID_ROWS {
