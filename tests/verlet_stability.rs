@@ -1,4 +1,5 @@
-//! No explosion under large impulses and scrambled poses; determinism.
+//! No explosion under large impulses and scrambled poses, every sphere
+//! inside the room; determinism.
 
 #[path = "verlet_support.rs"]
 mod support;
@@ -8,9 +9,11 @@ use dsphys::verlet::{Ragdoll, Settings};
 use support::*;
 
 /// Frames within which the sticks recover after a shock (max stick error
-/// below 5 %, mean below 1 %). Measured with the defaults: 32 frames after
-/// a 200 m/s hit on the head (capped to 25 m/s; it crosses the room and
-/// hits a wall), 25 after a scrambled pose.
+/// below 5 %, mean below 1 %). A measured bound (no spec sets one): with
+/// the defaults, 5 frames after a 200 m/s hit on the head of a ragdoll
+/// lying on the floor (the integration caps the head at 25 m/s and the
+/// body holds it back: the centre of mass moves about 0.1 m), 25 after a
+/// scrambled pose; 45 leaves headroom.
 const RECOVERY_FRAMES: u32 = 45;
 
 #[test]
@@ -32,10 +35,7 @@ fn large_impulse_does_not_explode() {
         if recovered_at.is_none() && max < 0.05 && mean < 0.01 {
             recovered_at = Some(k + 1);
         }
-        for p in r.positions() {
-            let p = vf(*p);
-            assert!(p.iter().all(|c| c.abs() <= 6.0), "frame {k}: {p:?}");
-        }
+        assert_inside_room(&r, k);
         assert!(r.max_speed() <= s.max_speed);
     }
     println!("impulse: worst stick error {worst:.3}, recovered (max < 5 %, mean < 1 %) after {recovered_at:?} frames");
@@ -74,9 +74,7 @@ fn scrambled_pose_recovers() {
         if recovered_at.is_none() && max < 0.05 && mean < 0.01 {
             recovered_at = Some(k + 1);
         }
-        for p in r.positions() {
-            assert!(vf(*p).iter().all(|c| c.abs() <= 6.0));
-        }
+        assert_inside_room(&r, k);
     }
     println!("scrambled: recovered after {recovered_at:?} frames");
     assert!(
