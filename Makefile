@@ -149,6 +149,8 @@ clippy: setup-rust
 	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features pc-profile-anim -- -D warnings
 	$(ROM_CARGO) clippy -q $(ARM7_ARGS) -- -D warnings
 
+# The debug build, on purpose: the overflow tests of tests/fx_power.rs
+# need debug assertions, and a test there fails if they are compiled out.
 host-test: setup-rust
 	cargo test -q
 
