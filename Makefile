@@ -151,7 +151,9 @@ clippy: setup-rust
 
 # The debug build, on purpose: the overflow tests of tests/fx_power.rs
 # need debug assertions, and a test there fails if they are compiled out.
-host-test: setup-rust
+# The venv first: nds/packer/tests/ndspy.rs runs ndspy from it (and fails
+# without it).
+host-test: setup-rust venv
 	cargo test -q
 
 # The header, checked twice: by our own parser and independently by ndspy.
