@@ -164,7 +164,9 @@ rom-check: roms venv
 	    --arm9-elf $(ROM_DIR)/$$rom.arm9.elf --arm7-elf $(ARM7_ELF); \
 	done
 
-runner-test: venv melonds
+# Needs py-desmume (venv), melonDS and the team ROMs: a test that misses
+# one fails, naming the make target that provides it.
+runner-test: venv melonds roms
 	$(PY) -m unittest discover -q -s nds/runner/tests -t nds/runner
 
 emu-test: roms venv melonds
