@@ -160,7 +160,11 @@ clippy: setup-rust
 	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features pc-profile-anim -- -D warnings
 	$(ROM_CARGO) clippy -q $(ARM7_ARGS) -- -D warnings
 
-host-test: setup-rust
+# The debug build, on purpose: the overflow tests of tests/fx_power.rs
+# need debug assertions, and a test there fails if they are compiled out.
+# The venv first: nds/packer/tests/ndspy.rs runs ndspy from it (and fails
+# without it).
+host-test: setup-rust venv
 	cargo test -q
 
 # The header, checked twice: by our own parser and independently by ndspy.
@@ -171,7 +175,9 @@ rom-check: roms venv
 	    --arm9-elf $(ROM_DIR)/$$rom.arm9.elf --arm7-elf $(ARM7_ELF); \
 	done
 
-runner-test: venv melonds
+# Needs py-desmume (venv), melonDS and the team ROMs: a test that misses
+# one fails, naming the make target that provides it.
+runner-test: venv melonds roms
 	$(PY) -m unittest discover -q -s nds/runner/tests -t nds/runner
 
 emu-test: roms venv melonds

@@ -246,11 +246,37 @@ fn getting_up_fades_from_the_ragdoll_without_a_pop() {
     );
 }
 
+/// Regression guard: the animation workloads' hashes over the ROM's 120
+/// frames (`ANIM_FRAMES` in `nds/arm9/build.rs`). Derivation:
+/// `expand_hash(120)` and `brads_hash(120)` on the host at commit 5b82e90,
+/// printed by `workload_hashes_match_the_committed_values` with
+/// `--nocapture`. The ROM's `anim_expand_hash` and `anim_brads_hash`
+/// compare the DS's run with the host's build-time value; these
+/// constants tie the host's value to a fixed number, so that a change to
+/// sampling, blending, expand, the brads or skinning shows here even when
+/// host and ROM change together.
+const ANIM_EXPAND_120: u32 = 0xe87c_2b4d;
+/// See [`ANIM_EXPAND_120`].
+const ANIM_BRADS_120: u32 = 0x332d_bab7;
+
 #[test]
-fn workload_hash_is_stable_and_depends_on_every_frame() {
+fn workload_hashes_match_the_committed_values() {
     use dsphys::anim::workload::{brads_hash, expand_hash};
-    for f in [expand_hash, brads_hash] {
-        assert_eq!(f(30), f(30));
-        assert_ne!(f(30), f(31));
+    for (name, f, want) in [
+        (
+            "expand_hash",
+            expand_hash as fn(u32) -> u32,
+            ANIM_EXPAND_120,
+        ),
+        ("brads_hash", brads_hash, ANIM_BRADS_120),
+    ] {
+        let h = f(120);
+        println!("{name}(120) = {h:#010x}");
+        assert_eq!(
+            h, want,
+            "{name}(120) changed: {h:#010x}, committed {want:#010x}"
+        );
+        // Every frame counts.
+        assert_ne!(h, f(119), "{name}: frame 120 left no trace");
     }
 }

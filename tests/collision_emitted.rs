@@ -981,7 +981,27 @@ use stairs::STAIRS;
 #[test]
 fn emitted_world_is_valid() {
     STAIRS.check().unwrap();
-    assert_eq!(STAIRS.tris.len(), 480);
+}
+
+/// The tables hold every face of the OBJ: one triangle per triangle of
+/// its fan-triangulated faces (a quad is two), counted here from the file
+/// itself, so a face that the emitter dropped, or an OBJ edited without
+/// regenerating the block, fails.
+#[test]
+fn emitted_world_holds_every_face_of_the_obj() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/worlds/stairs.obj");
+    let obj = std::fs::read_to_string(path).unwrap();
+    let triangles: usize = obj
+        .lines()
+        .filter_map(|l| l.strip_prefix("f "))
+        .map(|f| f.split_whitespace().count() - 2)
+        .sum();
+    assert_eq!(
+        STAIRS.tris.len(),
+        triangles,
+        "the emitted stairs hold {} triangles, the OBJ's faces make {triangles}",
+        STAIRS.tris.len()
+    );
 }
 
 #[test]

@@ -158,6 +158,21 @@ fn raise_is_exact_and_checked() {
     );
 }
 
+/// The three overflow tests below exist only with debug assertions (the
+/// checks they reach are `debug_assert!`s and overflow checks, both off
+/// in release), so `cargo test --release` would drop them without a
+/// word. This test fails there instead. `make test` runs the host tests
+/// with plain `cargo test`, the debug build, where all four run.
+#[test]
+fn debug_only_panic_tests_are_compiled_in() {
+    if !cfg!(debug_assertions) {
+        panic!(
+            "fx_power's should-panic tests are compiled out: run it without --release \
+             (`cargo test --test fx_power`; make test does)"
+        );
+    }
+}
+
 #[test]
 #[cfg(debug_assertions)]
 #[should_panic(expected = "raise overflow")]

@@ -18,14 +18,18 @@
 //!   total energy 1704 J -> 62.3 J (lying on the floor), never above the
 //!   start; peak over frames 2000-5000 62.48 J, over 5000-10000 62.47 J;
 //! - box room with the default damping: kinetic energy at rest at most
-//!   0.049 J (the relaxation pass after collision jitters by about a
-//!   millimetre); 0.015 J when collision runs last.
+//!   0.015 J with the default budget (2 iterations, collision last), and
+//!   0.049 J with the earlier default of 1 iteration plus 1 relaxation
+//!   pass after collision (that pass pulls spheres back into the walls,
+//!   which push them out again next frame: about a millimetre of
+//!   jitter). The fastest particle at rest: see
+//!   `box_room_with_damping_comes_to_rest`.
 
 #[path = "verlet_support.rs"]
 mod support;
 
 use dsphys::fx::Fx1;
-use dsphys::verlet::Settings;
+use dsphys::verlet::{Settings, SLEEP_SPEED};
 use support::*;
 
 #[test]
@@ -99,38 +103,52 @@ fn box_room_energy_does_not_grow() {
     // No upward trend once it lies on the floor (the resting jitter of
     // the relaxation pass after collision is a few tenths of a joule).
     assert!(late <= mid + 0.5, "{mid} -> {late}");
-    for p in r.positions() {
-        let p = vf(*p);
-        assert!(
-            p[1] >= 0.0 && p[1] <= 6.0 && p[0].abs() <= 4.0 && p[2].abs() <= 4.0,
-            "{p:?}"
-        );
-    }
+    assert_inside_room(&r, 10_000);
 }
 
 #[test]
 fn box_room_with_damping_comes_to_rest() {
-    let mut r = tumbling_humanoid(1.0, [3.0, -2.0, 4.0], [1.5, 0.0, -1.0]);
-    let mut at_rest = 0.0f64;
-    let mut at_rest_collide_last = 0.0f64;
-    let last_pass = Settings {
-        post_collision_iterations: 0,
-        iterations: 2,
+    // The default budget against the one it replaced (a relaxation pass
+    // after collision), from the same start.
+    let pass_after = Settings {
+        iterations: 1,
+        post_collision_iterations: 1,
         ..Settings::DEFAULT
     };
+    assert_ne!(pass_after, Settings::DEFAULT);
+    let mut r = tumbling_humanoid(1.0, [3.0, -2.0, 4.0], [1.5, 0.0, -1.0]);
     let mut r2 = r.clone();
+    let (mut at_rest, mut at_rest_pass_after) = (0.0f64, 0.0f64);
+    let mut fastest = Fx1::ZERO;
     for k in 0..10_000 {
         step_in_room(&mut r, &Settings::DEFAULT);
-        step_in_room(&mut r2, &last_pass);
+        step_in_room(&mut r2, &pass_after);
         if k >= 5_000 {
             at_rest = at_rest.max(r.kinetic_energy().to_f64());
-            at_rest_collide_last = at_rest_collide_last.max(r2.kinetic_energy().to_f64());
+            at_rest_pass_after = at_rest_pass_after.max(r2.kinetic_energy().to_f64());
+            fastest = fastest.max(r.max_speed());
         }
     }
     println!(
-        "damped: kinetic energy over the last 5000 frames at most {at_rest:.4} J (default), \
-         {at_rest_collide_last:.4} J (collision last: 2 iterations, no pass after)"
+        "damped: kinetic energy over the last 5000 frames at most {at_rest:.4} J (default: \
+         collision last), {at_rest_pass_after:.4} J (1 iteration + 1 pass after collision); \
+         fastest particle {:.4} m/s",
+        fastest.to_f64()
     );
-    assert!(at_rest < 0.1, "{at_rest}");
-    assert!(at_rest_collide_last < 0.02, "{at_rest_collide_last}");
+    // At rest by the engine's own definition: every particle slower than
+    // the speed below which a ragdoll in contact may fall asleep.
+    assert!(
+        fastest < SLEEP_SPEED,
+        "still moving at {} m/s after 5000 frames",
+        fastest.to_f64()
+    );
+    // The reason for the default (`Settings::DEFAULT`): with collision
+    // last nothing pulls a sphere back into a wall, so the resting jitter
+    // is smaller (measured 0.0150 J against 0.0492 J; a third).
+    assert!(
+        at_rest < 0.5 * at_rest_pass_after,
+        "collision last rests no quieter: {at_rest} J against {at_rest_pass_after} J"
+    );
+    // Regression guard: the measured 0.0150 J with 1/3 headroom.
+    assert!(at_rest < 0.02, "{at_rest}");
 }

@@ -83,6 +83,24 @@ pub fn total_energy(r: &Ragdoll, s: &Settings) -> f64 {
     r.kinetic_energy().to_f64() + pe
 }
 
+/// Checks that every sphere of `r` lies inside [`ROOM`]: on each axis
+/// its centre is at least its radius from both walls. With collision
+/// last (the default budget) this holds exactly after every frame: the
+/// room's `collide` is the frame's last move of a free particle.
+pub fn assert_inside_room(r: &Ragdoll, frame: u32) {
+    let (lo, hi) = (ROOM.min.to_array(), ROOM.max.to_array());
+    for (i, (p, &rad)) in r.positions().iter().zip(r.particles.radii()).enumerate() {
+        for (axis, c) in p.to_array().into_iter().enumerate() {
+            assert!(
+                c >= lo[axis] + rad && c <= hi[axis] - rad,
+                "frame {frame}: particle {i} at {:?} (radius {}) is outside the room on axis {axis}",
+                vf(*p),
+                rad.to_f64()
+            );
+        }
+    }
+}
+
 /// One frame in the room.
 pub fn step_in_room(r: &mut Ragdoll, s: &Settings) {
     r.step_with(s, |_, prev, cur, rad| ROOM.collide(prev, cur, rad));

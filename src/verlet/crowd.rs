@@ -224,3 +224,7 @@ fn separate_pair<const N: usize, const C: usize>(
     }
     n
 }
+
+#[cfg(test)]
+#[path = "crowd_tests.rs"]
+mod tests;

@@ -8,15 +8,18 @@ use std::process::{Command, Output};
 
 use common::*;
 
-fn venv_python() -> Option<PathBuf> {
+/// The venv's Python, which has ndspy. Without it the test fails rather
+/// than pass having checked nothing: `make venv` installs it, and
+/// `make test` does so before the host tests.
+fn venv_python() -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let py = root.join(".venv/bin/python");
-    if py.exists() {
-        Some(py)
-    } else {
-        println!("skipped: no venv (run make venv)");
-        None
-    }
+    let py = root.canonicalize().unwrap().join(".venv/bin/python");
+    assert!(
+        py.exists(),
+        "no {}: run `make venv` (it installs ndspy, which this test needs)",
+        py.display()
+    );
+    py
 }
 
 fn script(py: &Path, args: &[&Path]) -> Output {
@@ -34,7 +37,7 @@ fn text(o: &Output) -> String {
 
 #[test]
 fn ndspy_agrees_with_the_elf_files() {
-    let Some(py) = venv_python() else { return };
+    let py = venv_python();
     let dir = scratch("ndspy");
     let arm9 = write(&dir, "arm9.elf", &arm9_spec().build());
     let arm7 = write(&dir, "arm7.elf", &arm7_spec().build());

@@ -6,7 +6,8 @@ Needs `make melonds` (nds/runner/melonds/setup.sh) and ndspy (.venv). The
 tests build their own tiny ROM (nds/runner/melonds/make_test_rom.py): its
 ARM9 writes "RGDL" at 0x02300000, counts VBlanks, mirrors KEYINPUT and a
 host word; its ARM7 publishes the touch screen. The team ROMs in
-target/nds/ are checked too when they exist.
+target/nds/ are checked too (`make roms` builds them). Without melonDS or
+the ROMs the tests fail, with the command that provides them.
 """
 from __future__ import annotations
 
@@ -30,12 +31,14 @@ MB = 0x02300000
 SETUP_HINT = "make melonds"
 
 
-def have_setup() -> bool:
+def require_setup() -> None:
+    """Fails (never skips) when melonDS is not set up, with the command
+    that sets it up."""
     try:
         MelondsEmulator()._check_setup()
-        return True
-    except EmulatorError:
-        return False
+    except EmulatorError as e:
+        hint = "" if SETUP_HINT in str(e) else f"; run `{SETUP_HINT}`"
+        raise AssertionError(f"melonDS not ready: {e}{hint}") from None
 
 
 def build_test_rom(path: str) -> bytes:
@@ -51,10 +54,10 @@ def arm9_of(rom: bytes) -> tuple[int, int, bytes]:
     return entry, ram, rom[off:off + size]
 
 
-@unittest.skipUnless(have_setup(), f"melonDS not set up: {SETUP_HINT}")
 class TestMelondsWithTestRom(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
+        require_setup()
         cls.tmp = tempfile.TemporaryDirectory()
         cls.rom_path = os.path.join(cls.tmp.name, "melonds-test.nds")
         cls.rom = build_test_rom(cls.rom_path)
@@ -164,10 +167,10 @@ class TestMelondsWithTestRom(unittest.TestCase):
         self.assertLess(dt, 30)
 
 
-@unittest.skipUnless(have_setup(), f"melonDS not set up: {SETUP_HINT}")
 class TestMelondsFailures(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
+        require_setup()
         cls.tmp = tempfile.TemporaryDirectory()
         cls.rom_path = os.path.join(cls.tmp.name, "t.nds")
         build_test_rom(cls.rom_path)
@@ -218,11 +221,16 @@ class TestMelondsFailures(unittest.TestCase):
         emu.close()
 
 
-TEAM_ROMS = [os.path.join(ROOT, "target", "nds", n) for n in ("ragdoll-test.nds", "ragdoll.nds")]
+# The Makefile's $(ROM_DIR): CARGO_TARGET_DIR (or target) / nds.
+ROM_DIR = os.path.join(ROOT, os.environ.get("CARGO_TARGET_DIR") or "target", "nds")
+TEAM_ROMS = [os.path.join(ROM_DIR, n) for n in ("ragdoll-test.nds", "ragdoll.nds")]
 
 
-@unittest.skipUnless(have_setup(), f"melonDS not set up: {SETUP_HINT}")
 class TestMelondsTeamRoms(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        require_setup()
+
     def check_rom(self, path):
         with open(path, "rb") as f:
             rom = f.read()
@@ -241,10 +249,9 @@ class TestMelondsTeamRoms(unittest.TestCase):
             self.assertEqual(magic, MAGIC, f"{os.path.basename(path)}: no RGDL at 0x02300000 after 200 frames")
 
     def test_team_roms(self):
-        found = [p for p in TEAM_ROMS if os.path.isfile(p)]
-        if not found:
-            self.skipTest("no ROM in target/nds yet")
-        for p in found:
+        missing = [p for p in TEAM_ROMS if not os.path.isfile(p)]
+        self.assertEqual(missing, [], "ROMs not built: run `make roms` (make runner-test does)")
+        for p in TEAM_ROMS:
             with self.subTest(rom=os.path.basename(p)):
                 self.check_rom(p)
 
