@@ -77,6 +77,16 @@ def rows(r: dict) -> list[tuple[str, str]]:
         ("powered ragdoll, 13 boxes (`motor_character_us.total`, goal 1000 us)",
          us(get(r, "motor_character_us.total"))),
         ("of which the solver (`motor_character_us.solve`)", us(get(r, "motor_character_us.solve"))),
+        ("pyramid, 180 frames after a shot: average / worst (`rigid_scene_us.pyramid_moving`)",
+         f"{us(get(r, 'rigid_scene_us.pyramid_moving'))} / "
+         f"{us(get(r, 'rigid_scene_worst_us.pyramid_moving'))}"),
+        ("box of boxes, 180 frames after a shot wakes it: average / worst "
+         "(`rigid_scene_us.box_of_boxes_moving`)",
+         f"{us(get(r, 'rigid_scene_us.box_of_boxes_moving'))} / "
+         f"{us(get(r, 'rigid_scene_worst_us.box_of_boxes_moving'))}"),
+        ("Armed Mine, 180 frames righting itself from upside down: average / worst "
+         "(`rigid_scene_us.mine`)",
+         f"{us(get(r, 'rigid_scene_us.mine'))} / {us(get(r, 'rigid_scene_worst_us.mine'))}"),
         ("soak: frames, panics, escaped particles, top speed (cap 25 m/s), energy growth",
          f"{soak.get('frames', '-')}, {soak.get('panics', '-')}, {soak.get('escaped_particles', '-')}, "
          f"{soak.get('max_speed', '-')} m/s, {soak.get('energy_growth', '-')}"),

@@ -111,3 +111,59 @@ pub fn pyramid_shot<const B: usize, const J: usize, const R: usize>(
         );
     }
 }
+
+/// The pyramid's determinism scenario: built in `w`, stepped `frames`
+/// frames with [`pyramid_shot`]'s schedule (asleep, shot at frame
+/// [`SHOT_FRAME`], tumbling); returns the state hash. The DS runs it
+/// against the host's hash (`pyramid_shot_hash`).
+pub fn pyramid_shot_in<const B: usize, const J: usize, const R: usize>(
+    w: &mut World<B, J, R>,
+    frames: u32,
+) -> u32 {
+    pyramid(w);
+    for f in 0..frames {
+        pyramid_shot(w, f);
+        w.step();
+    }
+    w.state_hash()
+}
+
+/// Scene (c)'s pile in the room, asleep, in `w` (in place); returns the
+/// index of its first cube.
+pub fn box_of_boxes<const B: usize, const J: usize, const R: usize>(
+    w: &mut World<B, J, R>,
+) -> usize {
+    reset(w);
+    w.settings.sleep = true;
+    let first = super::box_of_boxes::build(w, Vec3::ZERO, false).map_or(0, usize::from);
+    w.put_to_sleep();
+    first
+}
+
+/// The box of boxes' disturbance: an 8 N s shot, sideways and a little
+/// up, into a cube of the top layer's front row (`first` is the first
+/// cube), which wakes the pile.
+pub fn box_of_boxes_shot<const B: usize, const J: usize, const R: usize>(
+    w: &mut World<B, J, R>,
+    first: usize,
+) {
+    let top = first + super::box_of_boxes::CUBES - 2;
+    if let Some(b) = w.bodies_mut().get_mut(top) {
+        let kick = Vec3::new(fx!(8.0), fx!(1.0), Fx1::ZERO);
+        b.apply_impulse(Vec3::ZERO, super::raise(kick));
+    }
+}
+
+/// The box of boxes' determinism scenario: the sleeping pile shot at
+/// once, then `frames` frames; returns the state hash.
+pub fn box_of_boxes_shot_in<const B: usize, const J: usize, const R: usize>(
+    w: &mut World<B, J, R>,
+    frames: u32,
+) -> u32 {
+    let first = box_of_boxes(w);
+    box_of_boxes_shot(w, first);
+    for _ in 0..frames {
+        w.step();
+    }
+    w.state_hash()
+}

@@ -10,6 +10,7 @@ mod kdtree;
 mod kernels;
 mod motor;
 mod precision;
+mod rigid_scenes;
 mod soak;
 
 use crate::console::draw_text;
@@ -99,6 +100,8 @@ fn all_figures(mb: &mut Mailbox, ragdoll: &mut RagdollWorkload) {
     anim::figures(mb);
     checked();
     motor::figures(mb);
+    checked();
+    rigid_scenes::figures(mb);
     checked();
     memory_layout(mb);
     divider(mb);

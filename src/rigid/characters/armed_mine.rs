@@ -248,7 +248,7 @@ impl ArmedMine {
 }
 
 /// The goal of both scenarios: 10 m ahead along +x.
-const GOAL: Vec3 = Vec3::new(fx!(10.0), Fx1::ZERO, Fx1::ZERO);
+pub const GOAL: Vec3 = Vec3::new(fx!(10.0), Fx1::ZERO, Fx1::ZERO);
 
 /// The crawl scenario: upright at the origin, goal 10 m ahead; returns the
 /// creature after `frames` frames.

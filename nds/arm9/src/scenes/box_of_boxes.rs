@@ -13,7 +13,7 @@ use super::{Rigid, SceneDef, Sim};
 use crate::render::Camera;
 use dsphys::fx;
 use dsphys::fx::{Angle, Vec3};
-use dsphys::rigid::{box_of_boxes, room};
+use dsphys::rigid::room;
 
 pub const SCENE: SceneDef = SceneDef {
     letter: 'c',
@@ -34,12 +34,7 @@ const CAMERA: Camera = Camera {
 };
 
 fn reset(sim: &mut Sim) {
-    let w = &mut sim.boxes;
-    room::reset(w);
-    w.settings.sleep = true;
-    // The world holds the room, the container and the cubes
-    // (`MAX_BOXES`): a failure here is a build-time size mistake.
-    box_of_boxes::build(w, Vec3::ZERO, false).expect("box of boxes: MAX_BOXES too small");
-    w.put_to_sleep();
+    // The room, the cubes (the world holds them: `MAX_BOXES`), asleep.
+    room::box_of_boxes(&mut sim.boxes);
     sim.rigid = Rigid::Boxes;
 }

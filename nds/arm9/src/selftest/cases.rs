@@ -11,7 +11,7 @@ mod anim_cases;
 use anim_cases::{anim_brads_hash, anim_expand_hash};
 #[path = "rigid_cases.rs"]
 mod rigid_cases;
-use rigid_cases::{mine_crawl_hash, mine_recover_hash};
+use rigid_cases::{box_scenes_shot_hash, mine_crawl_hash, mine_recover_hash, powered_push_hash};
 #[path = "soak_case.rs"]
 mod soak_case;
 use soak_case::soak_short;
@@ -36,6 +36,8 @@ pub const ALL: &[Test] = tests![
     anim_brads_hash,
     mine_crawl_hash,
     mine_recover_hash,
+    powered_push_hash,
+    box_scenes_shot_hash,
     soak_short,
 ];
 

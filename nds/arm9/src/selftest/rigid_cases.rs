@@ -1,12 +1,16 @@
-//! In-ROM tests of the rigid bodies (issue 6): the Armed Mine's crawl and
-//! its recovery from upside down, each hashed on the DS against the
-//! host's hash of the same engine code (baked in by build.rs as
-//! `rigid_host_results.rs`).
+//! In-ROM tests of the rigid bodies (issues 6 and 20): the Armed Mine's
+//! crawl and its recovery from upside down, the powered ragdoll's push,
+//! the pyramid's shot and the box of boxes' shot, each hashed on the DS
+//! against the host's hash of the same engine code (baked in by build.rs
+//! as `rigid_host_results.rs`).
 
 use super::Outcome;
 use crate::hw::once::TakeOnce;
 use crate::text;
 use dsphys::rigid::characters::armed_mine::{crawl_in, recover_in, ArmedMine, STAY_UPRIGHT};
+use dsphys::rigid::characters::powered::{push_and_recover_in, PoweredRagdoll};
+use dsphys::rigid::room::{box_of_boxes_shot_in, pyramid_shot_in};
+use dsphys::rigid::{Settings, World};
 use mailbox::Mailbox;
 
 mod host {
@@ -17,6 +21,40 @@ mod host {
 /// stack can hold: each test has its own in a static, built in place.
 static CRAWLER: TakeOnce<ArmedMine> = TakeOnce::new(ArmedMine::PLACEHOLDER);
 static RECOVERER: TakeOnce<ArmedMine> = TakeOnce::new(ArmedMine::PLACEHOLDER);
+/// The powered ragdoll (about 50 KB) and the box scenes' world (about
+/// 90 KB), likewise.
+static POWERED: TakeOnce<PoweredRagdoll> = TakeOnce::new(PoweredRagdoll::PLACEHOLDER);
+type Boxes = World<31, 0, 480>;
+static BOXES: TakeOnce<Boxes> = TakeOnce::new(Boxes::empty(Settings::DEFAULT));
+
+/// Compares a scenario's DS hash with the host's.
+fn equal(frames: u32, got: u32, want: u32) -> Outcome {
+    if got != want {
+        return Err(text!(48; "DS {:#010x} host {:#010x}", got, want));
+    }
+    Ok(text!(48; "{} frames, hashes equal ({:#010x})", frames, got))
+}
+
+/// The powered ragdoll standing, pushed (30 N s) at frame 20, reeling.
+pub fn powered_push_hash(_: &mut Mailbox) -> Outcome {
+    let (frames, want) = host::POWERED_PUSH;
+    let r = POWERED.take().ok_or(text!(48; "ragdoll taken twice"))?;
+    equal(frames, push_and_recover_in(r, frames), want)
+}
+
+/// The pyramid settling, asleep, shot at frame 60, tumbling; then the
+/// box of boxes, asleep, shot awake.
+pub fn box_scenes_shot_hash(_: &mut Mailbox) -> Outcome {
+    let (frames, want) = host::PYRAMID_SHOT;
+    let w = BOXES.take().ok_or(text!(48; "box world taken twice"))?;
+    let got = pyramid_shot_in(w, frames);
+    let (frames2, want2) = host::BOX_OF_BOXES_SHOT;
+    // The same world, rebuilt: the sleeping pile shot awake.
+    let got2 = box_of_boxes_shot_in(w, frames2);
+    equal(frames, got, want)?;
+    equal(frames2, got2, want2)
+        .map(|_| text!(48; "{}+{} frames, hashes equal ({:#010x})", frames, frames2, got2))
+}
 
 /// 1200 frames (20 s) of crawling towards a goal 10 m ahead.
 pub fn mine_crawl_hash(_: &mut Mailbox) -> Outcome {
