@@ -34,6 +34,7 @@
 use crate::fx;
 use crate::fx::{Fx1, Fx2, Quat, Vec3};
 
+use super::check;
 use super::pose::{CyclicPose, JointTarget, PoseSource};
 use crate::rigid::body::Body;
 use crate::rigid::joint::Joint;
@@ -97,7 +98,9 @@ const fn v(x: f64, y: f64, z: f64) -> Vec3 {
     Vec3::new(f(x), f(y), f(z))
 }
 
+/// A part, checked at build time ([`check::part`]).
 const fn spec(half: Vec3, mass: f64, centre: Vec3) -> PartSpec {
+    check::part(f(mass), half);
     PartSpec {
         half,
         mass: f(mass),
@@ -142,7 +145,14 @@ struct JointSpec {
     strength: Fx1,
 }
 
+/// A joint, checked at build time against `PARTS` ([`check::joint`]).
 const fn joint(a: u8, b: u8, anchor: Vec3, kind: Kind, strength: f64) -> JointSpec {
+    let parts = PARTS.len();
+    if (a as usize) < parts && (b as usize) < parts {
+        check::joint(a, b, parts, PARTS[a as usize].mass, PARTS[b as usize].mass);
+    } else {
+        check::joint(a, b, parts, Fx1::ONE, Fx1::ONE);
+    }
     JointSpec {
         a,
         b,
@@ -274,6 +284,17 @@ const JOINT_SPECS: [JointSpec; JOINTS] = [
         200.0,
     ),
 ];
+
+// No two joints join the same parts (a build error otherwise).
+const _: () = check::distinct_pairs(&{
+    let mut pairs = [(0u8, 0u8); JOINTS];
+    let mut k = 0;
+    while k < JOINTS {
+        pairs[k] = (JOINT_SPECS[k].a, JOINT_SPECS[k].b);
+        k += 1;
+    }
+    pairs
+});
 
 /// The bit mask of the hinge joints (their targets are angles).
 pub const HINGES: u32 =
