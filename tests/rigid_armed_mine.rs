@@ -43,8 +43,9 @@ fn it_crawls_at_least_one_body_length_in_20_seconds() {
     // 1200 of 1200; the first tuning, which crawled 4.2 m by tumbling,
     // 244).
     assert!(upright >= 1080, "{upright}");
-    // The scenario function the ROM runs gives the same state.
-    assert_eq!(crawl(1200).world.state_hash(), m.world.state_hash());
+    // Its determinism is checked against an independent build: the ROM
+    // runs `crawl_in` and compares its hash with the host's
+    // (`mine_crawl_hash`), not by calling it twice here.
 }
 
 /// Counted from the first frame of a whole second upright (tumbling

@@ -2,6 +2,7 @@
 //! and recovers its pose within a fraction of a second; at strength 0 it
 //! falls as a plain ragdoll; it never explodes; it stands for 10 s.
 
+use dsphys::fx;
 use dsphys::fx::{Fx1, Vec3};
 use dsphys::rigid::characters::powered::{push, PoweredRagdoll, PUSH_FRAME};
 
@@ -13,17 +14,18 @@ fn max_speed(r: &PoweredRagdoll) -> f64 {
         .fold(0.0, f64::max)
 }
 
-/// Measured (`cargo test --release --test rigid_powered -- --nocapture`):
-/// peak 0.052 rad in the first 10 frames after the 30 N s push, 0.009
-/// rad 0.42-0.58 s later. The peak is close to the 0.05 reel threshold:
-/// at 20 sweeps and more the character is stiff enough that the push
-/// moves the pose less than that (see [`powered::SETTINGS`]).
-///
-/// [`powered::SETTINGS`]: dsphys::rigid::characters::powered::SETTINGS
+/// "It reels" is judged against the pose's own noise while standing, not
+/// against a fixed angle: the peak of the mean joint error in the 10
+/// frames after the 30 N s push must be at least three times its mean
+/// over the 10 frames before it (measured, `cargo test --test
+/// rigid_powered -- --nocapture`: about 0.015 rad before, 0.052 rad
+/// peak, 0.009 rad 0.42-0.58 s later). "It recovers": by then the error
+/// is back below 60 % of the peak, and below 0.08 rad (4.6 degrees).
 #[test]
 fn struck_it_reels_then_recovers_its_pose_within_half_a_second() {
     let mut r = PoweredRagdoll::new(Vec3::ZERO);
     let mut errors = [0.0f64; 120];
+    let mut standing = 0.0f64;
     for f in 0..(PUSH_FRAME + 120) {
         if f == PUSH_FRAME {
             push(&mut r);
@@ -31,6 +33,8 @@ fn struck_it_reels_then_recovers_its_pose_within_half_a_second() {
         r.step();
         if f >= PUSH_FRAME {
             errors[(f - PUSH_FRAME) as usize] = r.pose_error().to_f64();
+        } else if f >= PUSH_FRAME - 10 {
+            standing += r.pose_error().to_f64() / 10.0;
         }
     }
     // The push is 30 N s at the chest: the motors are hit hardest in the
@@ -44,8 +48,14 @@ fn struck_it_reels_then_recovers_its_pose_within_half_a_second() {
             k as f64 / 60.0
         );
     }
-    println!("first frame {before:.3} rad, peak {peak:.3} rad, 0.42-0.58 s {after:.3} rad");
-    assert!(peak > 0.05, "it did not reel: peak {peak:.3} rad");
+    println!(
+        "standing {standing:.4} rad, first frame {before:.3} rad, peak {peak:.3} rad, \
+         0.42-0.58 s {after:.3} rad"
+    );
+    assert!(
+        peak >= 3.0 * standing,
+        "it did not reel: peak {peak:.4} rad against {standing:.4} standing"
+    );
     assert!(
         after < 0.6 * peak && after < 0.08,
         "not recovered: {after:.3} rad"
@@ -103,6 +113,8 @@ fn no_explosion_over_a_minute_of_pushes() {
     assert_eq!(r.world.rows.dropped, 0);
 }
 
+/// "Standing" is the head above 90 % of its height in the standing pose
+/// (1.58 m: a kneeling, sitting or fallen figure's head is far lower).
 /// Measured (the printout): the head never drops below 1.568 m; the
 /// centre of mass sways up to 4.4 cm sideways and creeps forward about
 /// 8 mm/s (0.076 m in 10 s; 0.37 m in 60 s, still standing).
@@ -125,6 +137,7 @@ fn no_explosion_over_a_minute_of_pushes() {
 #[test]
 fn it_stands_for_ten_seconds() {
     let mut r = PoweredRagdoll::new(Vec3::ZERO);
+    let standing_head = r.head().position().y;
     let mut lowest = Fx1::MAX;
     for f in 0..600 {
         r.step();
@@ -141,73 +154,43 @@ fn it_stands_for_ten_seconds() {
         }
     }
     println!("lowest head {:.3} m", lowest.to_f64());
-    // Never below 1.5 m, not only at the end.
-    assert!(
-        lowest > Fx1::from_int(1) + Fx1::ONE.div_int(2),
-        "{lowest:?}"
-    );
+    // Never below, not only at the end.
+    let floor = standing_head.mul_lower(fx!(0.9));
+    assert!(lowest > floor, "{lowest:?} below {floor:?}");
 }
 
-/// The settings table behind `powered::SETTINGS` (run with `--ignored
-/// --nocapture`): sweeps 6-16 against the warm-start fractions, each
-/// checked for standing 10 s (head above 1.5 m), reeling and recovering
-/// from the push, and joint drift under 0.1 m in a minute of pushes.
-/// Measured: only the shipped 16 sweeps with 0.85 / 0.8 pass all three;
-/// every other row falls within 10 s.
+/// Regression guard for `powered::SETTINGS` (16 sweeps, warm starts
+/// 0.85 / 0.8): the claim that fewer sweeps, or other warm-start
+/// fractions at 16, let the standing figure fall within 10 s (head below
+/// 90 % of its standing height). Measured with this solver: every pair
+/// at 8 and 12 sweeps falls, and so do the other three pairs at 16; the
+/// shipped one stands (`it_stands_for_ten_seconds`). When a better
+/// solver or balance lets one of these stand, this test fails: move
+/// `SETTINGS` to the cheaper setting and update the list.
 #[test]
-#[ignore]
-fn sweep_and_warm_start_table() {
+fn fewer_sweeps_or_other_warm_starts_fall_within_ten_seconds() {
     use dsphys::rigid::characters::powered::SETTINGS;
     let fx = |x: f64| Fx1::from_raw((x * 4096.0).round() as i32);
-    for sweeps in [6u8, 8, 10, 12, 16] {
-        for (contact, joint) in [(0.85, 0.8), (1.0, 1.0), (0.9, 0.9), (0.8, 0.7)] {
-            let make = || {
-                let mut r = PoweredRagdoll::new(Vec3::ZERO);
-                r.world.settings = SETTINGS;
-                r.world.settings.iterations = sweeps;
-                r.world.settings.contact_warm = fx(contact);
-                r.world.settings.joint_warm = fx(joint);
-                r
-            };
-            let mut r = make();
-            let mut lowest = f64::MAX;
-            for _ in 0..600 {
-                r.step();
-                lowest = lowest.min(r.head().position().y.to_f64());
-            }
-            let mut r = make();
-            let mut errors = Vec::new();
-            for f in 0..(PUSH_FRAME + 120) {
-                if f == PUSH_FRAME {
-                    push(&mut r);
-                }
-                r.step();
-                if f >= PUSH_FRAME {
-                    errors.push(r.pose_error().to_f64());
-                }
-            }
-            let peak = errors[..10].iter().cloned().fold(0.0, f64::max);
-            let after = errors[25..35].iter().sum::<f64>() / 10.0;
-            let mut r = make();
-            let mut drift = 0.0f64;
-            for f in 0..3600u32 {
-                if f % 120 == PUSH_FRAME {
-                    push(&mut r);
-                }
-                r.step();
-                drift = drift.max(r.world.max_joint_drift().to_f64());
-            }
-            let stands = lowest > 1.5;
-            let recovers = peak > 0.05 && after < 0.6 * peak && after < 0.08;
-            println!(
-                "{sweeps:2} sweeps, warm {contact} / {joint}: lowest head {lowest:.3} m, \
-                 peak {peak:.3} rad, after {after:.3} rad, drift {drift:.4} m: {}",
-                if stands && recovers && drift < 0.1 {
-                    "passes"
-                } else {
-                    "fails"
-                }
-            );
-        }
+    let pairs = [(0.85, 0.8), (1.0, 1.0), (0.9, 0.9), (0.8, 0.7)];
+    let cases = [8u8, 12]
+        .into_iter()
+        .flat_map(|s| pairs.iter().map(move |&p| (s, p)))
+        .chain(pairs[1..].iter().map(|&p| (16, p)));
+    for (sweeps, (contact, joint)) in cases {
+        let mut r = PoweredRagdoll::new(Vec3::ZERO);
+        r.world.settings = SETTINGS;
+        r.world.settings.iterations = sweeps;
+        r.world.settings.contact_warm = fx(contact);
+        r.world.settings.joint_warm = fx(joint);
+        let floor = r.head().position().y.mul_lower(fx(0.9));
+        let fell = (0..600).find(|_| {
+            r.step();
+            r.head().position().y < floor
+        });
+        println!("{sweeps:2} sweeps, warm {contact} / {joint}: fell at frame {fell:?}");
+        assert!(
+            fell.is_some(),
+            "{sweeps} sweeps, warm {contact} / {joint} stands: a cheaper SETTINGS may do"
+        );
     }
 }
