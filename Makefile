@@ -131,13 +131,15 @@ pcprofile: rom venv
 ## make test ------------------------------------------------------------
 # The stress gate: each scene's worst frame of work after a scripted
 # disturbance (nds/runner/stress.py) within STRESS_BUDGET_US, in
-# $(EMULATORS). Not in `make test` yet: scenes (b), (c) and (e) are over
-# the frame until the rigid solver rewrite lands. To switch it on, set
-# STRESS_GATE = stress-test here (one run: make test STRESS_GATE=stress-test).
-STRESS_GATE ?=
+# $(EMULATORS). `make test` gates the scenes that fit the frame today,
+# STRESS_SCENES: (b), (c) and (e) overrun until the rigid solver is
+# faster (README, stress table), and (g)'s rain stops at its first
+# overrun by design, so its steady state sits just under the budget.
+# Every scene: make stress-test STRESS_SCENES=abcdefg.
+STRESS_SCENES ?= adf
 STRESS_BUDGET_US ?= 16715
 
-test: fmt-check clippy doc-check host-test rom-check runner-test emu-test $(STRESS_GATE)
+test: fmt-check clippy doc-check host-test rom-check runner-test emu-test stress-test
 
 fmt-check: setup-rust
 	cargo fmt --all --check
@@ -191,7 +193,7 @@ emu-test: roms venv melonds
 
 stress-test: rom venv melonds
 	$(PY) nds/runner/stress.py --rom $(ROM_DIR)/ragdoll.nds --emulator $(EMULATORS) \
-	  --budget-us $(STRESS_BUDGET_US)
+	  --budget-us $(STRESS_BUDGET_US) --scenes $(STRESS_SCENES)
 
 clean:
 	cargo clean
