@@ -54,7 +54,8 @@ define build_rom
 	$(ROM_CARGO) build -q $(ARM9_ARGS) $(if $(2),--features $(2))
 	cp $(ARM9_ELF) $(ROM_DIR)/$(1).arm9.elf
 	$(PACKER) --arm9 $(ROM_DIR)/$(1).arm9.elf --arm7 $(ARM7_ELF) \
-	  --title "$(TITLE)" --game-code $(GAME_CODE) -o $(ROM_DIR)/$(1).nds >/dev/null
+	  --title "$(TITLE)" --game-code $(GAME_CODE) --banner assets/banner/banner.txt \
+	  -o $(ROM_DIR)/$(1).nds >/dev/null
 endef
 
 arm7: setup-rust

@@ -121,12 +121,38 @@ def check(rom_path, arm9_elf=None, arm7_elf=None):
     if o9 < o7 + s7 and o7 < o9 + s9:
         raise Mismatch("arm9 and arm7 overlap in the ROM")
 
+    banner = check_banner(raw, rom)
+
     title = bytes(rom.name).decode("ascii", "replace")
     parts = [f"{name} rom {o:#x}+{s:#x} ram {r:#010x} entry {e:#010x}"
              for name, (o, s, r, e) in cpus.items()]
     source = "ELF files" if arm9_elf or arm7_elf else "header"
     return (f"ndspy OK: {rom_path}: {title!r} {bytes(rom.idCode).decode('ascii', 'replace')}, "
-            f"{'; '.join(parts)}; header CRC {computed:#06x}; agrees with {source}")
+            f"{'; '.join(parts)}; header CRC {computed:#06x}; {banner}; agrees with {source}")
+
+
+def check_banner(raw, rom):
+    """The icon/title block at header 0x68: ndspy's copy equals the bytes
+    there, its version is 1 or more, its CRC-16 (0x20..0x840) is right,
+    and its English title is readable. Returns a summary."""
+    (offset,) = struct.unpack_from("<I", raw, 0x68)
+    if offset == 0:
+        return "no icon/title"
+    block = raw[offset:offset + 0x840]
+    if len(block) < 0x840:
+        raise Mismatch(f"icon/title at {offset:#x} runs past the end of the file")
+    if bytes(rom.iconBanner[:0x840]) != block:
+        raise Mismatch("ndspy's icon/title bytes differ from the block at header 0x68")
+    version, stored = struct.unpack_from("<HH", block, 0)
+    if version < 1:
+        raise Mismatch(f"icon/title version {version}")
+    crc = crc16_modbus(block[0x20:0x840])
+    if crc != stored:
+        raise Mismatch(f"icon/title CRC {stored:#06x}, recomputed {crc:#06x}")
+    english = block[0x340:0x440].decode("utf-16-le").split("\0")[0]
+    if not english.strip():
+        raise Mismatch("icon/title: the English title is empty")
+    return f"icon/title at {offset:#x}, CRC {crc:#06x}, {english.splitlines()[0]!r}"
 
 
 def main():

@@ -204,6 +204,14 @@ pub fn check_rom(rom: &[u8]) -> Result<RomInfo, String> {
         }
     }
 
+    // The icon/title block, when there is one: its version and CRC (menus
+    // show an unknown icon for a bad one).
+    let banner = rd32(0x68) as usize;
+    if banner != 0 {
+        let block = rom.get(banner..).unwrap_or(&[]);
+        crate::banner::check(block).map_err(|e| format!("{e} (at {banner:#x})"))?;
+    }
+
     Ok(info)
 }
 

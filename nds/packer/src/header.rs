@@ -21,6 +21,7 @@ pub const FNT_OFFSET: usize = 0x40;
 pub const FAT_OFFSET: usize = 0x48;
 pub const ROM_CONTROL_NORMAL: usize = 0x60;
 pub const ROM_CONTROL_KEY1: usize = 0x64;
+pub const ICON_TITLE_OFFSET: usize = 0x68;
 pub const SECURE_AREA_DELAY: usize = 0x6E;
 pub const TOTAL_USED_ROM_SIZE: usize = 0x80;
 pub const HEADER_SIZE_FIELD: usize = 0x84;
@@ -107,8 +108,9 @@ pub fn build(id: &Identity, arm9: &Binary, arm7: &Binary, l: &Layout) -> [u8; HE
     put_u32(&mut h, FNT_OFFSET + 4, l.fnt_size);
     put_u32(&mut h, FAT_OFFSET, l.fat_offset);
     put_u32(&mut h, FAT_OFFSET + 4, l.fat_size);
-    // Overlays (0x50..0x5F), icon/title (0x68), secure area CRC (0x6C) and
-    // the autoload hooks (0x70..0x7F) stay zero: none of them is used.
+    put_u32(&mut h, ICON_TITLE_OFFSET, l.banner_offset);
+    // Overlays (0x50..0x5F), the secure area CRC (0x6C) and the autoload
+    // hooks (0x70..0x7F) stay zero: none of them is used.
 
     put_u32(&mut h, ROM_CONTROL_NORMAL, ROM_CONTROL_NORMAL_VALUE);
     put_u32(&mut h, ROM_CONTROL_KEY1, ROM_CONTROL_KEY1_VALUE);
@@ -159,7 +161,7 @@ mod tests {
             entry: 0x037F_8000,
             data: vec![0; 0x40],
         };
-        let l = layout::plan(0x104, 0x40);
+        let l = layout::plan(0x104, 0x40, 0);
         build(&id, &arm9, &arm7, &l)
     }
 

@@ -4,7 +4,8 @@
 //! 0x4000  secure area, left zero: an ARM9 here gets "decrypted" (i.e.
 //!         destroyed) by melonDS and real hardware, so nothing goes here
 //! 0x8000  ARM9 binary (GBATEK: offset 0x4000 and up, 0x1000-aligned)
-//! next    ARM7 binary, FNT, FAT, each 0x200-aligned like ndstool does
+//! next    ARM7 binary, icon/title (when given), FNT, FAT, each
+//!         0x200-aligned like ndstool does
 //! end     the file ends 0x200-aligned; that length is the "used ROM size"
 
 pub const HEADER_SIZE: u32 = 0x4000;
@@ -27,6 +28,8 @@ pub struct Layout {
     pub arm9_size: u32,
     pub arm7_offset: u32,
     pub arm7_size: u32,
+    /// The icon/title block's offset (0: none).
+    pub banner_offset: u32,
     pub fnt_offset: u32,
     pub fnt_size: u32,
     pub fat_offset: u32,
@@ -40,12 +43,18 @@ pub fn align_up(n: u32, to: u32) -> u32 {
     (n + to - 1) & !(to - 1)
 }
 
-/// Places the two binaries (sizes already multiples of 4) and the empty
-/// file system after them.
-pub fn plan(arm9_size: u32, arm7_size: u32) -> Layout {
+/// Places the two binaries (sizes already multiples of 4), the icon/title
+/// block of `banner_size` bytes (0: none) and the empty file system after
+/// them.
+pub fn plan(arm9_size: u32, arm7_size: u32, banner_size: u32) -> Layout {
     let arm9_offset = ARM9_OFFSET;
     let arm7_offset = align_up(arm9_offset + arm9_size, ALIGN);
-    let fnt_offset = align_up(arm7_offset + arm7_size, ALIGN);
+    let after_arm7 = align_up(arm7_offset + arm7_size, ALIGN);
+    let (banner_offset, fnt_offset) = if banner_size == 0 {
+        (0, after_arm7)
+    } else {
+        (after_arm7, align_up(after_arm7 + banner_size, ALIGN))
+    };
     let fnt_size = EMPTY_FNT.len() as u32;
     // An empty FAT: zero entries, so it takes no bytes and ends the file.
     let fat_offset = align_up(fnt_offset + fnt_size, ALIGN);
@@ -56,6 +65,7 @@ pub fn plan(arm9_size: u32, arm7_size: u32) -> Layout {
         arm9_size,
         arm7_offset,
         arm7_size,
+        banner_offset,
         fnt_offset,
         fnt_size,
         fat_offset,
@@ -88,7 +98,7 @@ mod tests {
 
     #[test]
     fn arm9_after_the_secure_area_and_arm7_after_it() {
-        let l = plan(0x1234, 0x100);
+        let l = plan(0x1234, 0x100, 0);
         assert_eq!(l.arm9_offset, 0x8000);
         assert_eq!(l.arm7_offset, 0x9400);
         assert_eq!(l.fnt_offset, 0x9600);
@@ -102,7 +112,7 @@ mod tests {
 
     #[test]
     fn exact_block_sizes_leave_no_gap() {
-        let l = plan(0x200, 0x400);
+        let l = plan(0x200, 0x400, 0);
         assert_eq!(l.arm7_offset, 0x8200);
         assert_eq!(l.fnt_offset, 0x8600);
     }

@@ -9,12 +9,15 @@ use ndspack::{check_file, pack_files, Identity};
 const USAGE: &str = "\
 usage: ndspack --arm9 ARM9.elf --arm7 ARM7.elf -o OUT.nds
                [--title TITLE] [--game-code CODE] [--maker-code MK] [--rom-version N]
+               [--banner BANNER.txt]
        ndspack check ROM.nds
 
   --title        up to 12 uppercase ASCII characters (default HOMEBREW)
   --game-code    4 uppercase letters/digits (default ####, ndstool's homebrew code)
   --maker-code   2 uppercase letters/digits (default 00)
-  --rom-version  0..255 (default 0)";
+  --rom-version  0..255 (default 0)
+  --banner       the icon and title menus show (format: nds/packer/src/banner.rs;
+                 default none)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -52,6 +55,7 @@ fn run_pack(args: &[String]) -> Result<(), String> {
     let mut game_code = "####".to_string();
     let mut maker_code = "00".to_string();
     let mut version = 0u8;
+    let mut banner = None;
 
     let mut it = args.iter();
     while let Some(flag) = it.next() {
@@ -67,6 +71,7 @@ fn run_pack(args: &[String]) -> Result<(), String> {
             "--title" => title = value()?,
             "--game-code" => game_code = value()?,
             "--maker-code" => maker_code = value()?,
+            "--banner" => banner = Some(PathBuf::from(value()?)),
             "--rom-version" => {
                 let v = value()?;
                 version = v
@@ -82,7 +87,7 @@ fn run_pack(args: &[String]) -> Result<(), String> {
     let out = out.ok_or_else(|| missing("-o OUT.nds"))?;
 
     let id = Identity::new(&title, &game_code, &maker_code, version).map_err(|e| e.to_string())?;
-    let rom = pack_files(&arm9, &arm7, &id).map_err(|e| e.to_string())?;
+    let rom = pack_files(&arm9, &arm7, &id, banner.as_deref()).map_err(|e| e.to_string())?;
     // Check what was written before anyone flashes it.
     let info = ndspack::check_rom(&rom).map_err(|e| format!("packed ROM fails its check: {e}"))?;
     std::fs::write(&out, &rom).map_err(|e| format!("cannot write {}: {e}", out.display()))?;

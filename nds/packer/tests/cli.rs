@@ -128,3 +128,51 @@ fn usage_errors() {
     assert!(stderr(&o).contains("ROM /nonexistent.nds: cannot read file"));
     assert!(ndspack(&["--help"]).status.success());
 }
+
+/// Packs the sample with `banner` as the icon/title source.
+fn pack_with_banner(dir: &Path, banner: &Path) -> Output {
+    let arm9 = write(dir, "arm9.elf", &arm9_spec().build());
+    let arm7 = write(dir, "arm7.elf", &arm7_spec().build());
+    let out = dir.join("out.nds");
+    ndspack(&[
+        "--arm9",
+        arm9.to_str().unwrap(),
+        "--arm7",
+        arm7.to_str().unwrap(),
+        "--banner",
+        banner.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ])
+}
+
+#[test]
+fn the_shipped_banner_packs_and_checks_and_a_broken_one_is_caught() {
+    let dir = scratch("cli_banner");
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/banner/banner.txt");
+    let o = pack_with_banner(&dir, &shipped);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = dir.join("out.nds");
+    assert!(ndspack(&["check", out.to_str().unwrap()]).status.success());
+    // Header 0x68 points at it; one flipped icon bit breaks its CRC,
+    // and the check says so (the header CRC does not cover it).
+    let mut rom = std::fs::read(&out).unwrap();
+    let at = u32::from_le_bytes(rom[0x68..0x6C].try_into().unwrap()) as usize;
+    assert!(at >= 0x8000, "{at:#x}");
+    rom[at + 0x100] ^= 0x10;
+    let bad = write(&dir, "bad.nds", &rom);
+    let o = ndspack(&["check", bad.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("icon/title CRC"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_bad_banner_source_names_its_file_line_and_field() {
+    let dir = scratch("cli_bad_banner");
+    let text = "title: x\ncolour 3: #12345\nicon:\n";
+    let src = write(&dir, "banner.txt", text.as_bytes());
+    let o = pack_with_banner(&dir, &src);
+    assert!(!o.status.success());
+    let e = stderr(&o);
+    assert!(e.contains("banner.txt:2: colour 3"), "{e}");
+}

@@ -36,7 +36,7 @@ fn pack_names_the_failing_file() {
     let arm9 = write(&dir, "good9.elf", &arm9_spec().build());
     let arm7 = write(&dir, "bad7.elf", b"garbage");
     let id = Identity::new("X", "####", "00", 0).unwrap();
-    let err = pack_files(&arm9, &arm7, &id).unwrap_err().to_string();
+    let err = pack_files(&arm9, &arm7, &id, None).unwrap_err().to_string();
     assert_contains(&err, "arm7 ELF ");
     assert_contains(&err, "bad7.elf: not an ELF file (bad magic)");
 }

@@ -42,7 +42,7 @@ fn ndspy_agrees_with_the_elf_files() {
     let arm9 = write(&dir, "arm9.elf", &arm9_spec().build());
     let arm7 = write(&dir, "arm7.elf", &arm7_spec().build());
     let id = ndspack::Identity::new("RAGDOLL DS", "RGDL", "01", 0).unwrap();
-    let rom = ndspack::pack_files(&arm9, &arm7, &id).unwrap();
+    let rom = ndspack::pack_files(&arm9, &arm7, &id, None).unwrap();
     let rom_path = write(&dir, "rom.nds", &rom);
 
     let a9 = Path::new("--arm9-elf");

@@ -14,7 +14,7 @@ fn every_field_round_trips() {
     let dir = scratch("round_trip");
     let arm9 = write(&dir, "arm9.elf", &arm9_spec().build());
     let arm7 = write(&dir, "arm7.elf", &arm7_spec().build());
-    let rom = pack_files(&arm9, &arm7, &id()).unwrap();
+    let rom = pack_files(&arm9, &arm7, &id(), None).unwrap();
 
     // Identity.
     assert_eq!(&rom[0x00..0x0C], b"RAGDOLL DS\0\0");
@@ -79,7 +79,7 @@ fn arm7_in_main_ram_and_thumb_entry() {
     // Thumb entry (bit 0 set) one halfword into the image.
     let spec = ElfSpec::arm(0x0238_0003, vec![Seg::load(0x0238_0000, pattern(0x22, 3))]);
     let arm7 = write(&dir, "arm7.elf", &spec.build());
-    let rom = pack_files(&arm9, &arm7, &id()).unwrap();
+    let rom = pack_files(&arm9, &arm7, &id(), None).unwrap();
     assert_eq!(u32_at(&rom, 0x34), 0x0238_0003);
     assert_eq!(u32_at(&rom, 0x38), 0x0238_0000);
     assert_eq!(u32_at(&rom, 0x3C), 0x24, "size padded to a word");
@@ -96,7 +96,7 @@ fn device_capacity_grows_with_the_rom() {
     );
     let arm9 = write(&dir, "arm9.elf", &big.build());
     let arm7 = write(&dir, "arm7.elf", &arm7_spec().build());
-    let rom = pack_files(&arm9, &arm7, &id()).unwrap();
+    let rom = pack_files(&arm9, &arm7, &id(), None).unwrap();
     assert_eq!(rom[0x14], 1);
     assert!(rom.len() > 128 << 10 && rom.len() <= 256 << 10);
     assert_eq!(rom.len() % 0x200, 0);

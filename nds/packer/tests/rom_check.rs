@@ -17,7 +17,7 @@ fn good_rom() -> Vec<u8> {
         entry: 0x037F_8000,
         data: pattern(0x40, 2),
     };
-    let rom = pack(&id, &arm9, &arm7);
+    let rom = pack(&id, &arm9, &arm7, None);
     check_rom(&rom).expect("the unmodified ROM passes");
     rom
 }
