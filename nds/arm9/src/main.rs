@@ -36,6 +36,8 @@ mod selftest;
 
 #[no_mangle]
 extern "C" fn rust_start() -> ! {
+    // First: whatever the loader left running or faded out.
+    hw::boot::reset_io();
     hw::timer::start_cycle_clock();
     hw::video::init();
     hw::stack_guard::arm();

@@ -16,6 +16,7 @@ const CLEAR_COLOR: Reg<u32> = Reg::at(0x0400_0350);
 const CLEAR_DEPTH: Reg<u16> = Reg::at(0x0400_0354);
 const MTX_MODE: Reg<u32> = Reg::at(0x0400_0440);
 const MTX_PUSH: Reg<u32> = Reg::at(0x0400_0444);
+const MTX_IDENTITY: Reg<u32> = Reg::at(0x0400_0454);
 const MTX_POP: Reg<u32> = Reg::at(0x0400_0448);
 const MTX_LOAD_4X4: Reg<u32> = Reg::at(0x0400_0458);
 const MTX_LOAD_4X3: Reg<u32> = Reg::at(0x0400_045C);
@@ -71,9 +72,28 @@ pub fn init_top_screen() {
     // No texturing, fog or edge marking; anti-aliasing smooths the lines of
     // the debug overlay. Acknowledge any stale overflow flag.
     DISP3DCNT.write((1 << 4) | RAM_OVERFLOW);
-    GXSTAT.write(STACK_ERROR);
+    reset_matrix_stacks();
     CLEAR_DEPTH.write(0x7FFF);
     VIEWPORT.write(255 << 16 | 191 << 24);
+}
+
+/// Empties the matrix stacks a loader may have left levels on (else the
+/// first pops underflow or the last pushes overflow), acknowledges a
+/// stale stack error, and loads the identity into each matrix (as
+/// libnds's `glResetMatrixStack`): GXSTAT bits 8-12 are the position
+/// stack's level, bit 13 the projection stack's.
+fn reset_matrix_stacks() {
+    while GXSTAT.read() & BUSY != 0 {}
+    GXSTAT.write(STACK_ERROR);
+    let levels = GXSTAT.read();
+    for (mode, level) in [(0, (levels >> 13) & 1), (2, (levels >> 8) & 0x1F), (3, 0)] {
+        MTX_MODE.write(mode);
+        if level != 0 {
+            MTX_POP.write(level);
+        }
+        MTX_IDENTITY.write(0);
+    }
+    while GXSTAT.read() & BUSY != 0 {}
 }
 
 /// The rear plane: an opaque BGR555 colour.

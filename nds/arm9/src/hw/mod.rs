@@ -1,6 +1,7 @@
 //! The hardware layer: the only place in the ROM with `unsafe`.
 
 pub mod arm7_input;
+pub mod boot;
 pub mod gx;
 pub mod gx_dma;
 pub mod keys;

@@ -2,7 +2,8 @@
 //! at most 48 characters and is printed by the runner.
 
 use super::{Detail, Outcome, Test};
-use crate::hw::{start, timer};
+use crate::hw::once::TakeOnce;
+use crate::hw::{boot, start, timer};
 use crate::text;
 use mailbox::Mailbox;
 
@@ -28,6 +29,7 @@ pub const ALL: &[Test] = tests![
     profiler_overhead_small,
     mailbox_layout,
     memory_setup,
+    boot_reset_clears_loader_state,
     fx_selftest_hash,
     ragdoll_drop_hash,
     stairs_drop_hash,
@@ -329,6 +331,27 @@ fn runs_in_itcm(x: u32) -> u32 {
 
 #[link_section = ".dtcm"]
 static DTCM_PROBE: u32 = 0x0DEC_AF00;
+
+/// What a loader may leave (a master-brightness fade on both screens, BG
+/// and blend registers, DMA3 armed to repeat on VBlank, timer 2 running,
+/// an interrupt enabled) is written on purpose and read back (so the
+/// test knows each write took), then `reset_io`, which the ROM runs
+/// first thing at boot, must clear all of it. Emulators start with these
+/// zero, so only this test sees the reset work.
+fn boot_reset_clears_loader_state(_: &mut Mailbox) -> Outcome {
+    static SCRATCH: TakeOnce<[u32; 2]> = TakeOnce::new([0x5EED_0001, 0]);
+    let scratch = SCRATCH.take().ok_or(text!(48; "scratch taken twice"))?;
+    boot::dirty_for_test(scratch);
+    for (name, value) in boot::leftovers() {
+        check!(value != 0, "{} did not take the loader's value", name);
+    }
+    boot::reset_io();
+    for (name, value) in boot::leftovers() {
+        check!(value == 0, "{} left at {:#x}", name, value);
+    }
+    check!(boot::interrupts_off(), "IME still on");
+    Ok(text!(48; "{} registers dirtied, then cleared", boot::leftovers().len()))
+}
 
 fn memory_setup(_: &mut Mailbox) -> Outcome {
     let control = start::cp15_control();
