@@ -157,9 +157,9 @@ pub fn box_plane<const R: usize>(
     let body = &bodies[i as usize];
     // The lowest point of the box's bounding box along the normal is
     // beyond the margin: no corner can touch (exact, FX2).
-    let reach = body.bound.dot(plane.normal.map(Fx1::abs));
+    let reach = body.bound.dot(plane.normal.map(Fx1::abs)) + s.margin.raise();
     let centre = plane.normal.dot(body.pos) - Fx3::from(plane.offset);
-    if centre.lower() - reach > s.margin.raise() {
+    if centre > reach.raise() {
         return 0;
     }
     let normal = Normal::new(plane.normal);
