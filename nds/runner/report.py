@@ -52,6 +52,10 @@ def profile_table(emulator: str, box: Mailbox, frames_run: int) -> list[str]:
                  f"({cycles_to_us(h.profiler_overhead_cycles):.2f} us) per begin/end pair")
     lines.append(f"overruns: {h.overruns} of {h.frames_profiled} frames over the "
                  f"{FRAME_BUDGET_US:,.0f} us budget")
+    idle = next((r.value for r in box.bench if r.key == "frame.idle_us"), None)
+    if idle is not None:
+        lines.append(f"idle (CPU halted until VBlank) in the last frame: {idle:,.0f} us "
+                     f"({100 * idle / FRAME_BUDGET_US:.0f}% of the frame)")
     return lines
 
 

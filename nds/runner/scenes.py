@@ -409,6 +409,11 @@ def run_one(name: str, args: argparse.Namespace) -> bool:
         checks.append(("polygons", polys <= MAX_POLYGONS and s.live["polys.max_stored"] <= MAX_POLYGONS,
                        f"max {polys} submitted, {int(s.live['polys.max_stored'])} stored"))
         checks.append(("gx_errors", s.live["gx.errors"] == 0, f"{int(s.live['gx.errors'])} overflows"))
+        # Frames are paced by the VBlank interrupt, the CPU halted between
+        # them: the handler counted VBlanks, and the last wait slept.
+        vblanks, idle = int(s.live["irq.vblanks"]), int(s.live["frame.idle_us"])
+        checks.append(("vblank_halt", vblanks >= args.frames and idle > 0,
+                       f"{vblanks} VBlank interrupts, {idle} us halted in the last frame"))
         ref = os.path.join(args.check, name, f"scene_{s.letter}.png")
         checks.append(("reference",) + check_reference(s.top, ref))
         for what, passed, detail in checks:

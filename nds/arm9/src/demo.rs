@@ -18,7 +18,7 @@ use crate::clock::{publish, BusClock, Profiler};
 use crate::hw::gx_dma::Transfer;
 use crate::hw::once::TakeOnce;
 use crate::hw::timer::{self, cycles_to_us, FRAME_CYCLES};
-use crate::hw::video::{self, rgb, Screen, Surface};
+use crate::hw::video::{rgb, Screen, Surface};
 use crate::hw::{arm7_input, gx, keys};
 use crate::physics::{step_crowd, step_crowd_in_room, PhysicsPhases};
 use crate::render::display_list::DisplayList;
@@ -74,6 +74,8 @@ struct Demo {
     max_submitted: u32,
     max_stored: u32,
     gx_errors: u32,
+    /// Cycles the CPU slept in the last wait for VBlank.
+    idle: u32,
     /// Polygons the hardware stored last frame (the console shows them).
     last_stored: u32,
     /// The last value of host command [`HOST_FLIP_MINE`] acted on, and
@@ -133,14 +135,19 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
         max_submitted: 0,
         max_stored: 0,
         gx_errors: 0,
+        idle: 0,
         last_stored: 0,
         flip_seen: 0,
         mine_flips: 0,
     };
     compile_world(d.scene, sim, world_list);
     let mut screen = screen::Screen::new(shown);
+    // Between frames the CPU sleeps until the VBlank interrupt.
+    crate::hw::irq::enable_vblank();
     loop {
-        video::wait_vblank();
+        let waited = timer::cycles();
+        crate::hw::irq::wait_vblank();
+        d.idle = timer::cycles().wrapping_sub(waited);
         crate::hw::stack_guard::check();
         mb.header.frame = mb.header.frame.wrapping_add(1);
         let start = timer::cycles();
@@ -417,6 +424,8 @@ fn publish_live(
     live::set_fx(mb, Live::GravityStrength, sim.settings.gravity_strength);
     live::set_fx(mb, Live::Damping, sim.settings.damping);
     live::set(mb, Live::BusyUs, cycles_to_us(busy) as i32);
+    live::set(mb, Live::IdleUs, cycles_to_us(d.idle) as i32);
+    live::set(mb, Live::Vblanks, crate::hw::irq::vblanks() as i32);
     let block = arm7.unwrap_or_default();
     live::set(mb, Live::TouchDown, block.touching as i32);
     live::set(mb, Live::TouchX, block.px as i32);

@@ -45,9 +45,11 @@ pub enum Live {
     BodyProbeX,
     BodyProbeY,
     MineFlips,
+    IdleUs,
+    Vblanks,
 }
 
-const KEYS: [&str; 37] = [
+const KEYS: [&str; 39] = [
     "scene",
     "scene.pending",
     "ragdolls",
@@ -85,6 +87,8 @@ const KEYS: [&str; 37] = [
     "body_probe.screen_x",
     "body_probe.screen_y",
     "mine.flips",
+    "frame.idle_us",
+    "irq.vblanks",
 ];
 
 /// Writes the keys and zero values, and publishes the count.

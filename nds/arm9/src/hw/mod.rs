@@ -4,6 +4,7 @@ pub mod arm7_input;
 pub mod boot;
 pub mod gx;
 pub mod gx_dma;
+pub mod irq;
 pub mod keys;
 pub mod mailbox;
 pub mod once;
