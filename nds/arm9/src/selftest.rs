@@ -12,6 +12,14 @@ use mailbox::{Mailbox, TestStatus, MAX_TESTS};
 pub type Detail = TextBuf<{ mailbox::TEST_DETAIL_BYTES }>;
 pub type Outcome = Result<Detail, Detail>;
 
+/// Compares a scenario's DS hash with the host's (the `*_hash` tests).
+pub fn compare_hash(frames: u32, got: u32, want: u32) -> Outcome {
+    if got != want {
+        return Err(text!(48; "DS {:#010x} host {:#010x}", got, want));
+    }
+    Ok(text!(48; "{} frames, hashes equal ({:#010x})", frames, got))
+}
+
 pub struct Test {
     pub name: &'static str,
     pub run: fn(&mut Mailbox) -> Outcome,

@@ -6,6 +6,7 @@
 
 use super::Outcome;
 use crate::hw::once::TakeOnce;
+use crate::selftest::compare_hash;
 use crate::text;
 use dsphys::rigid::characters::armed_mine::{crawl_in, recover_in, ArmedMine, STAY_UPRIGHT};
 use dsphys::rigid::characters::powered::{push_and_recover_in, PoweredRagdoll};
@@ -27,19 +28,11 @@ static POWERED: TakeOnce<PoweredRagdoll> = TakeOnce::new(PoweredRagdoll::PLACEHO
 type Boxes = World<31, 0, 480>;
 static BOXES: TakeOnce<Boxes> = TakeOnce::new(Boxes::empty(Settings::DEFAULT));
 
-/// Compares a scenario's DS hash with the host's.
-fn equal(frames: u32, got: u32, want: u32) -> Outcome {
-    if got != want {
-        return Err(text!(48; "DS {:#010x} host {:#010x}", got, want));
-    }
-    Ok(text!(48; "{} frames, hashes equal ({:#010x})", frames, got))
-}
-
 /// The powered ragdoll standing, pushed (30 N s) at frame 20, reeling.
 pub fn powered_push_hash(_: &mut Mailbox) -> Outcome {
     let (frames, want) = host::POWERED_PUSH;
     let r = POWERED.take().ok_or(text!(48; "ragdoll taken twice"))?;
-    equal(frames, push_and_recover_in(r, frames), want)
+    compare_hash(frames, push_and_recover_in(r, frames), want)
 }
 
 /// The pyramid settling, asleep, shot at frame 60, tumbling; then the
@@ -51,8 +44,8 @@ pub fn box_scenes_shot_hash(_: &mut Mailbox) -> Outcome {
     let (frames2, want2) = host::BOX_OF_BOXES_SHOT;
     // The same world, rebuilt: the sleeping pile shot awake.
     let got2 = box_of_boxes_shot_in(w, frames2);
-    equal(frames, got, want)?;
-    equal(frames2, got2, want2)
+    compare_hash(frames, got, want)?;
+    compare_hash(frames2, got2, want2)
         .map(|_| text!(48; "{}+{} frames, hashes equal ({:#010x})", frames, frames2, got2))
 }
 
