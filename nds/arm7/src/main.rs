@@ -22,14 +22,97 @@ core::arch::global_asm!(
 _start:
     mov     r0, #0x04000000
     str     r0, [r0, #0x208]        @ IME = 0
+    @ Stacks where the BIOS keeps them (GBATEK): IRQ and SVC (the BIOS's
+    @ IRQ dispatch and IntrWait run there), then System for the program;
+    @ IRQs masked in the CPU until arm7_main enables them.
+    mov     r0, #0xD2
+    msr     cpsr_c, r0
+    ldr     sp, =0x0380FFB0
+    mov     r0, #0xD3
+    msr     cpsr_c, r0
+    ldr     sp, =0x0380FFDC
+    mov     r0, #0xDF
+    msr     cpsr_c, r0
     ldr     sp, =__stack_top
     bl      arm7_main
     b       .
     .pool
+
+@ The IRQ handler (its address at 0x0380FFFC, read by the BIOS):
+@ acknowledges IF & IE and ORs them into the BIOS check flags at
+@ 0x0380FFF8, which IntrWait waits on. The BIOS saved r0-r3.
+    .global arm7_irq_handler
+arm7_irq_handler:
+    mov     r0, #0x04000000
+    ldr     r1, [r0, #0x210]        @ IE
+    ldr     r2, [r0, #0x214]        @ IF
+    and     r1, r1, r2
+    str     r1, [r0, #0x214]
+    ldr     r0, =0x0380FFF8
+    ldr     r2, [r0]
+    orr     r2, r2, r1
+    str     r2, [r0]
+    bx      lr
+    .pool
 "#
 );
 
-const VCOUNT: usize = 0x0400_0006;
+extern "C" {
+    fn arm7_irq_handler();
+}
+
+const DISPSTAT: usize = 0x0400_0004;
+const IME: usize = 0x0400_0208;
+const IE: usize = 0x0400_0210;
+const IF: usize = 0x0400_0214;
+const IRQ_HANDLER: usize = 0x0380_FFFC;
+/// IE/IF bit of the VCOUNT match interrupt.
+const IRQ_VCOUNT: u32 = 1 << 2;
+/// The scanline the ARM7 wakes on: just before the ARM9's VBlank frame.
+const WAKE_LINE: u16 = 190;
+
+fn write32(addr: usize, v: u32) {
+    // SAFETY: as for read16: the interrupt registers and the BIOS's
+    // handler word in the ARM7's WRAM, written with their width.
+    unsafe { write_volatile(addr as *mut u32, v) }
+}
+
+/// The VCOUNT-match interrupt at `WAKE_LINE`, with the handler above.
+fn enable_line_interrupt() {
+    write32(IME, 0);
+    write32(IRQ_HANDLER, arm7_irq_handler as *const () as usize as u32);
+    write32(IF, u32::MAX);
+    write32(IE, IRQ_VCOUNT);
+    // DISPSTAT: the VCOUNT setting in bits 8-15 (bit 7 is its 9th bit),
+    // the VCOUNT-match IRQ enable in bit 5.
+    write16(DISPSTAT, WAKE_LINE << 8 | 1 << 5);
+    write32(IME, 1);
+    // SAFETY: clears the CPSR's I bit in System mode, with the handler
+    // and the BIOS's stacks in place.
+    unsafe {
+        core::arch::asm!(
+            "mrs {t}, cpsr",
+            "bic {t}, {t}, #0x80",
+            "msr cpsr_c, {t}",
+            t = out(reg) _,
+        )
+    };
+}
+
+/// Halts until the scanline interrupt (BIOS IntrWait(1, VCOUNT): the CPU
+/// sleeps instead of spinning on VCOUNT).
+fn wait_for_wake_line() {
+    // SAFETY: SWI 4 is the BIOS's IntrWait (r0 = 1: wait for a new one,
+    // r1 = the flags); it runs on the SVC stack set up in _start.
+    unsafe {
+        core::arch::asm!(
+            "swi #0x040000",
+            inout("r0") 1u32 => _, inout("r1") IRQ_VCOUNT => _,
+            out("r2") _, out("r3") _, out("r12") _,
+        )
+    };
+}
+
 const EXTKEYIN: usize = 0x0400_0136;
 const SPICNT: usize = 0x0400_01C0;
 const SPIDATA: usize = 0x0400_01C2;
@@ -93,11 +176,6 @@ fn firmware_calibration() -> Option<Calibration> {
     )
 }
 
-fn wait_for_line(line: u16) {
-    while read16(VCOUNT) == line {}
-    while read16(VCOUNT) != line {}
-}
-
 #[no_mangle]
 extern "C" fn arm7_main() -> ! {
     let (cal, source) = match firmware_calibration() {
@@ -112,9 +190,10 @@ extern "C" fn arm7_main() -> ! {
         scr: cal.scr,
         ..InputBlock::default()
     };
+    enable_line_interrupt();
     loop {
         // Line 190: fresh input just before the ARM9's VBlank frame starts.
-        wait_for_line(190);
+        wait_for_wake_line();
         let ext = read16(EXTKEYIN);
         // X, Y and pen are active low; the hinge bit is 1 when closed.
         let held = !ext & (input_block::EXT_X | input_block::EXT_Y | input_block::EXT_PEN);
