@@ -41,6 +41,7 @@ from emulator import Emulator, EmulatorError, split_screens  # noqa: E402
 SCENE_LETTERS = "abcdefg"
 DEFAULT_FRAMES = 120
 MAX_POLYGONS = 2048
+MAX_VERTICES = 6144
 # Two top screens "match" when at most this share of pixels differ by more
 # than PIXEL_TOLERANCE in some channel (emulator rounding, a ragdoll a
 # pixel off after a change of solver settings stays within it).
@@ -409,6 +410,10 @@ def run_one(name: str, args: argparse.Namespace) -> bool:
         checks.append(("polygons", polys <= MAX_POLYGONS and s.live["polys.max_stored"] <= MAX_POLYGONS,
                        f"max {polys} submitted, {int(s.live['polys.max_stored'])} stored"))
         checks.append(("gx_errors", s.live["gx.errors"] == 0, f"{int(s.live['gx.errors'])} overflows"))
+        verts = int(s.live["verts.max_stored"])
+        checks.append(("vertices", 0 < verts <= MAX_VERTICES,
+                       f"max {verts} stored of {MAX_VERTICES}; "
+                       f"{int(s.live['gx.underflows'])} colour-buffer underflows"))
         # Frames are paced by the VBlank interrupt, the CPU halted between
         # them: the handler counted VBlanks, and the last wait slept.
         vblanks, idle = int(s.live["irq.vblanks"]), int(s.live["frame.idle_us"])

@@ -73,6 +73,10 @@ struct Demo {
     last: FrameStats,
     max_submitted: u32,
     max_stored: u32,
+    /// The most vertices the hardware stored in one frame.
+    max_vertices: u32,
+    /// Frames whose colour buffer underflowed.
+    underflows: u32,
     gx_errors: u32,
     /// Cycles the CPU slept in the last wait for VBlank.
     idle: u32,
@@ -134,6 +138,8 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
         last: FrameStats::default(),
         max_submitted: 0,
         max_stored: 0,
+        max_vertices: 0,
+        underflows: 0,
         gx_errors: 0,
         idle: 0,
         last_stored: 0,
@@ -269,6 +275,7 @@ fn apply(
         }
         d.max_submitted = 0;
         d.max_stored = 0;
+        d.max_vertices = 0;
     }
     if req.next_draw_mode {
         d.mode = d.mode.next();
@@ -401,6 +408,8 @@ fn publish_live(
 ) {
     d.max_submitted = d.max_submitted.max(budget.used());
     d.max_stored = d.max_stored.max(stored.polygons);
+    d.max_vertices = d.max_vertices.max(stored.vertices);
+    d.underflows += stored.underflow as u32;
     d.gx_errors += (stored.overflow || stored.stack_error) as u32;
     live::set(mb, Live::Scene, d.scene as i32);
     live::set(
@@ -417,6 +426,8 @@ fn publish_live(
     live::set(mb, Live::PolysStored, stored.polygons as i32);
     live::set(mb, Live::PolysMaxSubmitted, d.max_submitted as i32);
     live::set(mb, Live::PolysMaxStored, d.max_stored as i32);
+    live::set(mb, Live::VertsMaxStored, d.max_vertices as i32);
+    live::set(mb, Live::GxUnderflows, d.underflows as i32);
     live::set(mb, Live::PolysRefused, budget.refused as i32);
     live::set(mb, Live::Paused, d.paused as i32);
     live::set(mb, Live::DrawMode, d.mode as i32);

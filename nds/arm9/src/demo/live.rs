@@ -47,9 +47,11 @@ pub enum Live {
     MineFlips,
     IdleUs,
     Vblanks,
+    VertsMaxStored,
+    GxUnderflows,
 }
 
-const KEYS: [&str; 39] = [
+const KEYS: [&str; 41] = [
     "scene",
     "scene.pending",
     "ragdolls",
@@ -89,6 +91,8 @@ const KEYS: [&str; 39] = [
     "mine.flips",
     "frame.idle_us",
     "irq.vblanks",
+    "verts.max_stored",
+    "gx.underflows",
 ];
 
 /// Writes the keys and zero values, and publishes the count.

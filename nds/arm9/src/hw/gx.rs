@@ -42,6 +42,9 @@ const STACK_ERROR: u32 = 1 << 15;
 const BUSY: u32 = 1 << 27;
 /// DISP3DCNT bit 13: Polygon/Vertex RAM overflow (write 1 to acknowledge).
 const RAM_OVERFLOW: u32 = 1 << 13;
+/// DISP3DCNT bit 12: colour buffer underflow, the renderer fell behind
+/// the scanlines (write 1 to acknowledge).
+const UNDERFLOW: u32 = 1 << 12;
 
 /// Which matrix the matrix commands act on.
 #[derive(Clone, Copy)]
@@ -207,11 +210,25 @@ pub fn ram_count() -> (u32, u32) {
 /// Whether the Polygon/Vertex RAM overflowed since the last call (and
 /// acknowledges the flag).
 pub fn take_overflow() -> bool {
-    let over = DISP3DCNT.read() & RAM_OVERFLOW != 0;
-    if over {
-        DISP3DCNT.write(DISP3DCNT.read() | RAM_OVERFLOW);
+    take_flag(RAM_OVERFLOW)
+}
+
+/// Whether the colour buffer underflowed since the last call (and
+/// acknowledges that flag only).
+pub fn take_underflow() -> bool {
+    take_flag(UNDERFLOW)
+}
+
+/// Reads and acknowledges one of DISP3DCNT's write-1-to-clear flags,
+/// leaving the other as it is (writing back what was read would clear
+/// both, and lose the one not asked for).
+fn take_flag(flag: u32) -> bool {
+    let v = DISP3DCNT.read();
+    let set = v & flag != 0;
+    if set {
+        DISP3DCNT.write((v & !(RAM_OVERFLOW | UNDERFLOW)) | flag);
     }
-    over
+    set
 }
 
 /// Whether the matrix stack over- or underflowed (and acknowledges it).

@@ -100,13 +100,16 @@ pub fn load_view(cam: &Camera) {
 /// polygons it stored, then swaps at the next VBlank.
 pub fn end_frame() -> Stored {
     gx::wait_idle();
-    let (polygons, _vertices) = gx::ram_count();
+    let (polygons, vertices) = gx::ram_count();
     let overflow = gx::take_overflow();
+    let underflow = gx::take_underflow();
     let stack_error = gx::take_stack_error();
     gx::swap_buffers();
     Stored {
         polygons,
+        vertices,
         overflow,
+        underflow,
         stack_error,
     }
 }
@@ -115,6 +118,11 @@ pub fn end_frame() -> Stored {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Stored {
     pub polygons: u32,
+    /// Vertices in Vertex RAM (the hardware holds 6144 a frame, GBATEK;
+    /// clipping adds vertices).
+    pub vertices: u32,
     pub overflow: bool,
+    /// The renderer fell behind the scanlines (lines drawn incomplete).
+    pub underflow: bool,
     pub stack_error: bool,
 }
