@@ -123,12 +123,13 @@ fn rigid(out_dir: &std::path::Path) {
     let mut powered = Box::new(PoweredRagdoll::PLACEHOLDER);
     let push = push_and_recover_in(&mut powered, POWERED_FRAMES);
     hash_const(&mut rs, "POWERED_PUSH", POWERED_FRAMES, push);
-    let mut boxes = Box::new(dsphys::rigid::World::<31, 0, 480>::empty(
+    let mut boxes = Box::new(dsphys::rigid::room::BoxWorld::empty(
         dsphys::rigid::Settings::DEFAULT,
     ));
     let pyramid = pyramid_shot_in(&mut *boxes, PYRAMID_FRAMES);
     hash_const(&mut rs, "PYRAMID_SHOT", PYRAMID_FRAMES, pyramid);
-    let pile = box_of_boxes_shot_in(&mut *boxes, BOX_OF_BOXES_FRAMES);
+    let pile = box_of_boxes_shot_in(&mut *boxes, BOX_OF_BOXES_FRAMES)
+        .expect("box of boxes: the world is too small");
     hash_const(&mut rs, "BOX_OF_BOXES_SHOT", BOX_OF_BOXES_FRAMES, pile);
     let _ = writeln!(
         rs,

@@ -14,6 +14,10 @@ use super::{Body, Settings, World};
 /// step, 1 m, passes through).
 const WALL: Fx1 = fx!(1.0);
 
+/// The room's walls: the first bodies of a world [`reset`] fills, so the
+/// first body added after them has this index.
+pub const WALLS: usize = 4;
+
 /// Empties `w` (in place) and puts up the room's four walls.
 pub fn reset<const B: usize, const J: usize, const R: usize>(w: &mut World<B, J, R>) {
     w.reset(Settings::DEFAULT);
@@ -23,7 +27,7 @@ pub fn reset<const B: usize, const J: usize, const R: usize>(w: &mut World<B, J,
     let mid = (lo + hi).map(|c| c.div_int(2));
     let span_x = (hi.x - lo.x).div_int(2) + WALL;
     let span_z = (hi.z - lo.z).div_int(2) + WALL;
-    let walls = [
+    let walls: [(Vec3, Vec3); WALLS] = [
         (
             Vec3::new(h, height, span_z),
             Vec3::new(lo.x - h, mid.y, mid.z),
@@ -84,6 +88,16 @@ pub fn pyramid<const B: usize, const J: usize, const R: usize>(w: &mut World<B, 
 /// the rows of a toppled pile).
 pub type PyramidWorld = World<16, 0, 480>;
 
+/// Bodies of the box scenes' world: the walls and the box of boxes'
+/// cubes (the pyramid's ten fit too).
+pub const BOX_WORLD_BODIES: usize = WALLS + super::box_of_boxes::CUBES;
+/// Solver rows of the box scenes' world: the box of boxes at rest needs
+/// 324, the pyramid 192.
+pub const BOX_WORLD_ROWS: usize = 480;
+/// The world both box scenes run in (the demo's, the bench's, the
+/// in-ROM tests'): about 90 KB, so a static on the DS.
+pub type BoxWorld = World<BOX_WORLD_BODIES, 0, BOX_WORLD_ROWS>;
+
 /// Frames between two shots of [`pyramid_shot`].
 pub const SHOT_EVERY: u32 = 240;
 
@@ -102,8 +116,8 @@ pub fn pyramid_shot<const B: usize, const J: usize, const R: usize>(
     if frame % SHOT_EVERY != SHOT_FRAME {
         return;
     }
-    // The first box after the four walls: the bottom row's left end.
-    if let Some(b) = w.bodies_mut().get_mut(4) {
+    // The first box after the walls: the bottom row's left end.
+    if let Some(b) = w.bodies_mut().get_mut(WALLS) {
         let lever = Vec3::new(Fx1::ZERO, fx!(0.1), Fx1::ZERO);
         b.apply_impulse(
             lever,
@@ -129,15 +143,16 @@ pub fn pyramid_shot_in<const B: usize, const J: usize, const R: usize>(
 }
 
 /// Scene (c)'s pile in the room, asleep, in `w` (in place); returns the
-/// index of its first cube.
+/// index of its first cube, or `None` when the world has too few body
+/// slots for the walls and the 27 cubes (a size mistake).
 pub fn box_of_boxes<const B: usize, const J: usize, const R: usize>(
     w: &mut World<B, J, R>,
-) -> usize {
+) -> Option<usize> {
     reset(w);
     w.settings.sleep = true;
-    let first = super::box_of_boxes::build(w, Vec3::ZERO, false).map_or(0, usize::from);
+    let first = super::box_of_boxes::build(w, Vec3::ZERO, false)?;
     w.put_to_sleep();
-    first
+    Some(first as usize)
 }
 
 /// The box of boxes' disturbance: an 8 N s shot, sideways and a little
@@ -155,15 +170,16 @@ pub fn box_of_boxes_shot<const B: usize, const J: usize, const R: usize>(
 }
 
 /// The box of boxes' determinism scenario: the sleeping pile shot at
-/// once, then `frames` frames; returns the state hash.
+/// once, then `frames` frames; returns the state hash (`None`: the world
+/// is too small, see [`box_of_boxes`]).
 pub fn box_of_boxes_shot_in<const B: usize, const J: usize, const R: usize>(
     w: &mut World<B, J, R>,
     frames: u32,
-) -> u32 {
-    let first = box_of_boxes(w);
+) -> Option<u32> {
+    let first = box_of_boxes(w)?;
     box_of_boxes_shot(w, first);
     for _ in 0..frames {
         w.step();
     }
-    w.state_hash()
+    Some(w.state_hash())
 }

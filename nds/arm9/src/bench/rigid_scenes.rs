@@ -14,16 +14,15 @@ use super::{record, us_x10};
 use crate::hw::once::TakeOnce;
 use crate::hw::timer;
 use dsphys::rigid::characters::armed_mine::{resting_start, ArmedMine, GOAL};
-use dsphys::rigid::room::{pyramid, pyramid_shot, SHOT_FRAME};
-use dsphys::rigid::{room, Settings, World};
+use dsphys::rigid::room::{pyramid, pyramid_shot, BoxWorld, SHOT_FRAME};
+use dsphys::rigid::{room, Settings};
 use mailbox::Mailbox;
 
 /// Frames averaged after a disturbance.
 const FRAMES: u32 = 180;
 
-/// The box scenes' world (the demo's `BoxWorld`): about 90 KB, a static.
-type Boxes = World<31, 0, 480>;
-static BOXES: TakeOnce<Boxes> = TakeOnce::new(Boxes::empty(Settings::DEFAULT));
+/// The box scenes' world, as the demo's: a static.
+static BOXES: TakeOnce<BoxWorld> = TakeOnce::new(BoxWorld::empty(Settings::DEFAULT));
 static MINE: TakeOnce<ArmedMine> = TakeOnce::new(ArmedMine::PLACEHOLDER);
 
 /// Times `step` over `FRAMES` frames: (average, worst) in cycles.
@@ -63,7 +62,7 @@ pub fn figures(mb: &mut Mailbox) {
         t,
     );
 
-    let first = room::box_of_boxes(w);
+    let first = room::box_of_boxes(w).expect("box of boxes: the world is too small");
     let t = time_frames(|f| {
         if f == 0 {
             room::box_of_boxes_shot(w, first);

@@ -29,7 +29,13 @@ const IF: Reg<u32> = Reg::at(0x0400_0214);
 /// sub: 0x08..0x57 of each (BG0CNT to BLDY), as words.
 const DISPLAY_2D: [(usize, usize); 2] = [(0x0400_0008, 0x0400_0058), (0x0400_1008, 0x0400_1058)];
 /// Master brightness, main and sub (bits 14-15 mode, 0-4 factor).
-pub const MASTER_BRIGHT: [Reg<u16>; 2] = [Reg::at(0x0400_006C), Reg::at(0x0400_106C)];
+const MASTER_BRIGHT: [Reg<u16>; 2] = [Reg::at(0x0400_006C), Reg::at(0x0400_106C)];
+/// Two words of that range the in-ROM test dirties: BG0CNT/BG1CNT (main)
+/// and BLDCNT/BLDALPHA (sub).
+#[cfg(feature = "test-rom")]
+const BG01CNT: Reg<u32> = Reg::at(0x0400_0008);
+#[cfg(feature = "test-rom")]
+const BLD_SUB: Reg<u32> = Reg::at(0x0400_1050);
 
 /// Stops DMA and timers 2-3, masks and acknowledges every interrupt,
 /// and zeroes both 2D engines' BG, window and blend registers and their
@@ -65,8 +71,8 @@ pub fn reset_io() {
 pub fn dirty_for_test(scratch: &mut [u32; 2]) {
     MASTER_BRIGHT[0].write(0x8010); // brighten by 16/16: a white screen
     MASTER_BRIGHT[1].write(0x4010); // darken: a black one
-    Reg::<u32>::at(0x0400_0008).write(0x1234_5678); // BG0CNT, BG1CNT
-    Reg::<u32>::at(0x0400_1050).write(0x0000_3F41); // sub BLDCNT, BLDALPHA
+    BG01CNT.write(0x1234_5678);
+    BLD_SUB.write(0x0000_3F41);
     let src = scratch.as_ptr() as u32;
     let dst = scratch[1..].as_ptr() as u32;
     Reg::<u32>::at(0x0400_00D4).write(src); // DMA3SAD
@@ -84,8 +90,8 @@ pub fn leftovers() -> [(&'static str, u32); 7] {
     [
         ("MASTER_BRIGHT", MASTER_BRIGHT[0].read() as u32),
         ("MASTER_BRIGHT_SUB", MASTER_BRIGHT[1].read() as u32),
-        ("BG0CNT/BG1CNT", Reg::<u32>::at(0x0400_0008).read()),
-        ("sub BLDCNT/BLDALPHA", Reg::<u32>::at(0x0400_1050).read()),
+        ("BG0CNT/BG1CNT", BG01CNT.read()),
+        ("sub BLDCNT/BLDALPHA", BLD_SUB.read()),
         ("DMA3CNT enable", DMA_CNT[3].read() & 1 << 31),
         ("TM2CNT enable", (TM_CNT_H[0].read() & 0x80) as u32),
         ("IE", IE.read()),

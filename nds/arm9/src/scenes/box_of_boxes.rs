@@ -34,7 +34,7 @@ const CAMERA: Camera = Camera {
 };
 
 fn reset(sim: &mut Sim) {
-    // The room, the cubes (the world holds them: `MAX_BOXES`), asleep.
-    room::box_of_boxes(&mut sim.boxes);
+    // The room and the cubes, asleep (`BoxWorld` is sized for them).
+    room::box_of_boxes(&mut sim.boxes).expect("box of boxes: BoxWorld too small");
     sim.rigid = Rigid::Boxes;
 }

@@ -25,14 +25,9 @@ use dsphys::verlet::{Ragdoll, Settings, WorldContacts};
 /// The most characters a scene holds (the rain scene's ceiling).
 pub const MAX_RAGDOLLS: usize = 64;
 
-/// The most rigid boxes a scene holds: the room's four walls and the
-/// box of boxes' 27 cubes.
-pub const MAX_BOXES: usize = 31;
-/// Solver rows: the box of boxes at rest needs 324, the pyramid 192.
-pub const MAX_ROWS: usize = 480;
-
-/// The box scenes' rigid world.
-pub type BoxWorld = World<MAX_BOXES, 0, MAX_ROWS>;
+/// The box scenes' rigid world (`rigid::room`: the walls and up to the
+/// box of boxes' 27 cubes, `BOX_WORLD_ROWS` solver rows).
+pub use dsphys::rigid::room::BoxWorld;
 
 /// Which rigid simulation, if any, a scene runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -166,7 +161,7 @@ impl Sim {
     }
 
     /// Solver rows the last rigid step could not take (0 unless the
-    /// scene outgrew [`MAX_ROWS`]).
+    /// scene outgrew `room::BOX_WORLD_ROWS`).
     pub fn rows_dropped(&self) -> u16 {
         match self.rigid {
             Rigid::None => 0,
