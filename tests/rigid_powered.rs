@@ -163,19 +163,21 @@ fn it_stands_for_ten_seconds() {
 /// 0.85 / 0.8): the claim that fewer sweeps, or other warm-start
 /// fractions at 16, let the standing figure fall within 10 s (head below
 /// 90 % of its standing height). Measured with this solver: every pair
-/// at 8 and 12 sweeps falls, and so do the other three pairs at 16; the
-/// shipped one stands (`it_stands_for_ten_seconds`). When a better
+/// at 8 and 12 sweeps falls, and so do two of the other three pairs at
+/// 16 (with the compact-row kernel, 0.9 / 0.9 at 16 stands too: not
+/// cheaper, so left out); the shipped one stands
+/// (`it_stands_for_ten_seconds`). When a better
 /// solver or balance lets one of these stand, this test fails: move
 /// `SETTINGS` to the cheaper setting and update the list.
 #[test]
 fn fewer_sweeps_or_other_warm_starts_fall_within_ten_seconds() {
     use dsphys::rigid::characters::powered::SETTINGS;
     let fx = |x: f64| Fx1::from_raw((x * 4096.0).round() as i32);
-    let pairs = [(0.85, 0.8), (1.0, 1.0), (0.9, 0.9), (0.8, 0.7)];
+    let pairs = [(0.85, 0.8), (1.0, 1.0), (0.8, 0.7), (0.9, 0.9)];
     let cases = [8u8, 12]
         .into_iter()
         .flat_map(|s| pairs.iter().map(move |&p| (s, p)))
-        .chain(pairs[1..].iter().map(|&p| (16, p)));
+        .chain(pairs[1..3].iter().map(|&p| (16, p)));
     for (sweeps, (contact, joint)) in cases {
         let mut r = PoweredRagdoll::new(Vec3::ZERO);
         r.world.settings = SETTINGS;

@@ -11,6 +11,7 @@
 //! - [`chain`]: a three-link arm, the bench for inverse dynamics.
 //! - [`integrate`]: gravity, velocity caps, position and quaternion steps.
 //! - [`row`]: one constraint row and the solver over a fixed buffer.
+//! - [`kernel`]: the solver's inner loop, in compact integer rows.
 //! - [`contact`]: box-plane and box-box contacts as rows with friction.
 //! - [`joint`]: ball-and-socket and hinge joints and their limits.
 //! - [`grab`]: a point of a body pulled towards a target with a bounded
@@ -58,6 +59,7 @@ pub mod ik;
 pub mod integrate;
 pub mod inverse_dynamics;
 pub mod joint;
+pub mod kernel;
 pub mod motor;
 pub mod pd;
 pub mod room;

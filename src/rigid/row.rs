@@ -18,60 +18,33 @@
 //! most [`MAX_BODIES`] bodies (`u8` indices, one slot per body in its
 //! velocity scratch).
 //!
-//! # The solve, in 32-bit integers
-//! [`Row`] is what the joints and contacts push (FX types). `solve`
-//! turns each into a [`Prepared`] row of plain `i32` once per step and
-//! sweeps those over an `i32` copy of the velocities, so that the inner
-//! loop is 32x32 multiplies (`smull`/`smlal` on the ARM9) with nothing
-//! spilled: the FX version spent ~1300 cycles per row update keeping
-//! 64-bit FX2 values on the stack.
-//!
-//! | value | format | range kept |
-//! |---|---|---|
-//! | velocity, spin (scratch) | Q24 `i32` (= FX2 raw) | +-128 m/s, saturating (caps are 60 and 100) |
-//! | `J` | Q12 (FX1) | unit directions, levers |
-//! | `M^-1 J^T` | Q12 (FX1) | as before |
-//! | target | Q24 | +-128 m/s, saturating |
-//! | velocity error | Q24 | clamped to `+-MAX_ERROR` |
-//! | effective mass | Q24 | clamped to `MAX_EFFECTIVE_MASS` (127) |
-//! | impulse, bounds | Q20 `i32` | +-[`UNBOUNDED`] (1024 N s), step 1e-6 N s |
-//!
-//! `J v` is an exact Q36 sum in `i64`; the impulse change is
-//! `err * m_eff` (Q48, exact) rounded to Q20; the velocity change
-//! `M^-1 J^T * d` is an exact Q32 product rounded to Q24, and added with
-//! saturation. `M^-1 J^T` in FX1 gives a 100 kg body's `1/m` 0.6 %
-//! rounding, which costs a little momentum exactness but no constraint
-//! accuracy (the iteration converges to `J v = target` whatever the
-//! effective mass, as long as it is positive).
+//! # The solve
+//! `solve` turns each [`Row`] into a [`super::kernel::Prepared`] row of
+//! plain integers once per step and sweeps those (formats, bounds and
+//! the update: [`super::kernel`]). Up to [`DTCM_ROWS`] rows are swept
+//! in a buffer on the stack, which on the DS is DTCM; a step with more
+//! rows sweeps them in the list's own buffer in main RAM (the same
+//! code, so the same results).
 
-use crate::divsqrt::div_auto;
-use crate::fx::power::{round_shr, saturate_i32};
+use crate::fx::power::saturate_i32;
 use crate::fx::{Fx1, Fx2, Fx3, Vec3};
 
-use super::body::{mul_mat_fx2, Body, STATIC};
+use super::body::{mul_mat_fx2, Body};
+use super::kernel::{self, solved_body, Prepared, Vel, SLOTS, ZERO_SLOT};
 
-/// No friction row: the row's own bounds apply.
-pub const NO_NORMAL: u16 = u16::MAX;
+pub use super::kernel::{MAX_BODIES, MAX_EFFECTIVE_MASS, MAX_ERROR, NO_NORMAL};
 
-/// The most bodies one solve takes (indices `0..MAX_BODIES`).
-pub const MAX_BODIES: usize = 64;
-
-/// Largest velocity error one row corrects per iteration (m/s or rad/s).
-pub const MAX_ERROR: Fx2 = Fx2::from_raw(127 << 24);
-
-/// Largest effective mass (kg or kg m^2): its Q24 raw fits an `i32`.
-pub const MAX_EFFECTIVE_MASS: Fx2 = Fx2::from_raw(127 << 24);
-
-/// The largest impulse bound (N s): "unbounded". Q20 raw `2^30`, so that
-/// the difference of two clamped impulses fits an `i32`.
+/// The largest impulse bound (N s): "unbounded" (the solver's Q20 bound,
+/// [`super::kernel::LAMBDA_MAX`], is one step below).
 pub const UNBOUNDED: Fx2 = Fx2::from_raw(1 << 34);
+
+/// Rows swept in the stack buffer (DTCM on the DS): 76 B each, 7.3 KB
+/// (the powered ragdoll standing has 95).
+pub const DTCM_ROWS: usize = 96;
 
 /// The key bit of joint and motor rows (their warm start has its own
 /// fraction, [`Rows::joint_warm_fraction`]).
 pub const JOINT_KEY: u16 = 0x8000;
-
-/// Fraction bits of the solver's impulses.
-const LAMBDA_FRAC: u32 = 20;
 
 /// One constraint row.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -158,231 +131,13 @@ impl Row {
     #[inline]
     pub fn velocity(&self, bodies: &[Body]) -> Fx3 {
         let mut jv = Fx3::ZERO;
-        if let Some(b) = body(bodies, self.a) {
+        if let Some(b) = solved_body(bodies, self.a) {
             jv += self.ang_a.dot(b.spin) - self.lin.dot(b.vel);
         }
-        if let Some(b) = body(bodies, self.b) {
+        if let Some(b) = solved_body(bodies, self.b) {
             jv += self.ang_b.dot(b.spin) + self.lin.dot(b.vel);
         }
         jv
-    }
-
-    /// The row in solver form: `M^-1 J^T`, the effective mass, Q20 bounds.
-    fn prepare(&self, bodies: &[Body]) -> Prepared {
-        let mut k = Fx3::ZERO;
-        let lin = self.lin;
-        let lin2 = lin.dot(lin);
-        let mut side = |i: u8, ang: Vec3, m: &mut [i32]| -> bool {
-            match body(bodies, i) {
-                Some(b) => {
-                    let m_ang = b.inv_inertia_world.mul_vec_exact(ang);
-                    k += lin2 * b.inv_mass + ang.dot(m_ang);
-                    let m_lin = (lin * b.inv_mass).lower();
-                    m[..3].copy_from_slice(&m_lin.to_array().map(Fx1::raw));
-                    m[3..].copy_from_slice(&m_ang.lower().to_array().map(Fx1::raw));
-                    true
-                }
-                None => false,
-            }
-        };
-        let mut m = [0i32; 12];
-        let (ma, mb) = m.split_at_mut(6);
-        let has_a = side(self.a, self.ang_a, ma);
-        let has_b = side(self.b, self.ang_b, mb);
-        let m_eff = if k.raw() <= 0 {
-            0
-        } else {
-            // 1/k: raw 2^60 / k_raw (k has 36 fraction bits, the result 24).
-            div_auto(1 << 60, k.raw()).min(MAX_EFFECTIVE_MASS.raw()) as i32
-        };
-        let has_lin = self.lin != Vec3::ZERO;
-        let mut j = [0i32; 9];
-        for (dst, v) in j
-            .chunks_exact_mut(3)
-            .zip([self.lin, self.ang_a, self.ang_b])
-        {
-            dst.copy_from_slice(&v.to_array().map(Fx1::raw));
-        }
-        Prepared {
-            j,
-            m,
-            target: saturate_i32(self.target.raw()),
-            m_eff,
-            lo: to_q20(self.lo),
-            hi: to_q20(self.hi),
-            lambda: to_q20(self.lambda),
-            mu: self.mu.raw(),
-            normal: self.friction_of,
-            a: self.a,
-            b: self.b,
-            flags: (has_a as u8) | (has_b as u8) << 1 | (has_lin as u8) << 2,
-            d_max: d_max(&m),
-        }
-    }
-}
-
-/// An FX2 impulse (Q24) as a Q20 `i32` within `+-UNBOUNDED`.
-fn to_q20(x: Fx2) -> i32 {
-    let u = UNBOUNDED.raw() >> (24 - LAMBDA_FRAC);
-    round_shr(x.raw(), 24 - LAMBDA_FRAC).clamp(-u, u) as i32
-}
-
-/// Flag bits of [`Prepared`].
-const HAS_A: u8 = 1;
-const HAS_B: u8 = 2;
-const HAS_LIN: u8 = 4;
-
-/// A row in the solver's `i32` form (see the module docs for formats).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Prepared {
-    /// `J`: lin, ang_a, ang_b (Q12).
-    j: [i32; 9],
-    /// `M^-1 J^T`: lin_a, ang_a, lin_b, ang_b (Q12).
-    m: [i32; 12],
-    /// Target `J v` (Q24).
-    target: i32,
-    /// Effective mass (Q24).
-    m_eff: i32,
-    /// Impulse bounds and accumulated impulse (Q20).
-    lo: i32,
-    hi: i32,
-    lambda: i32,
-    /// Friction coefficient (Q12).
-    mu: i32,
-    /// Normal row of a friction row, or [`NO_NORMAL`].
-    normal: u16,
-    a: u8,
-    b: u8,
-    flags: u8,
-    /// The largest impulse change of one update (see [`d_max`]).
-    d_max: i32,
-}
-
-impl Prepared {
-    const ZERO: Prepared = Prepared {
-        j: [0; 9],
-        m: [0; 12],
-        target: 0,
-        m_eff: 0,
-        lo: 0,
-        hi: 0,
-        lambda: 0,
-        mu: 0,
-        normal: NO_NORMAL,
-        a: 0,
-        b: 0,
-        flags: 0,
-        d_max: 0,
-    };
-}
-
-/// Velocities in the solver's scratch: `[vx, vy, vz, wx, wy, wz]`, Q24.
-type Vel = [i32; 6];
-
-/// `sum j[k] * v[k]` over three components, exact (Q36).
-#[inline(always)]
-fn dot3(j: &[i32], v: &[i32]) -> i64 {
-    j[0] as i64 * v[0] as i64 + j[1] as i64 * v[1] as i64 + j[2] as i64 * v[2] as i64
-}
-
-/// `m * d` (Q12 * Q20) rounded to Q24, saturating (any `d`).
-#[inline(always)]
-fn scaled_saturating(m: i32, d: i32) -> i32 {
-    saturate_i32((m as i64 * d as i64 + (1 << 7)) >> 8)
-}
-
-/// `m * d` rounded to Q24 for `|d| <= Prepared::d_max`, where it fits.
-#[inline(always)]
-fn scaled(m: i32, d: i32) -> i32 {
-    ((m as i64 * d as i64 + (1 << 7)) >> 8) as i32
-}
-
-/// Adds `M^-1 J^T d` of row `r` to the scratch velocities (saturating),
-/// with `scale` the product above.
-#[inline(always)]
-fn apply_with(r: &Prepared, vel: &mut [Vel; MAX_BODIES], d: i32, scale: fn(i32, i32) -> i32) {
-    let lin = r.flags & HAS_LIN != 0;
-    if r.flags & HAS_A != 0 {
-        let v = &mut vel[r.a as usize % MAX_BODIES];
-        if lin {
-            for (v, &m) in v[..3].iter_mut().zip(&r.m[..3]) {
-                *v = v.saturating_sub(scale(m, d));
-            }
-        }
-        for (v, &m) in v[3..].iter_mut().zip(&r.m[3..6]) {
-            *v = v.saturating_add(scale(m, d));
-        }
-    }
-    if r.flags & HAS_B != 0 {
-        let v = &mut vel[r.b as usize % MAX_BODIES];
-        let from = if lin { 0 } else { 3 };
-        for (v, &m) in v[from..].iter_mut().zip(&r.m[6 + from..]) {
-            *v = v.saturating_add(scale(m, d));
-        }
-    }
-}
-
-/// The largest impulse change whose velocity changes `m * d` all stay
-/// below 2^31 Q24 (128 m/s or rad/s): `|m| < 2^L`, `|d| < 2^(39 - L)`.
-fn d_max(m: &[i32; 12]) -> i32 {
-    let big = m.iter().map(|x| x.unsigned_abs()).max().unwrap_or(0);
-    let bits = 32 - big.leading_zeros();
-    if bits <= 8 {
-        i32::MAX
-    } else {
-        (1 << (39 - bits)) - 1
-    }
-}
-
-/// One projected Gauss-Seidel update of row `r`; `normal` is the impulse
-/// of the normal row for a friction row (Q20).
-#[inline(always)]
-fn update(r: &mut Prepared, vel: &mut [Vel; MAX_BODIES], normal: i32) {
-    if r.normal != NO_NORMAL {
-        let limit = ((normal as i64 * r.mu as i64) >> 12).clamp(0, i32::MAX as i64) as i32;
-        r.lo = -limit;
-        r.hi = limit;
-    }
-    let lin = r.flags & HAS_LIN != 0;
-    let mut jv = 0i64;
-    if r.flags & HAS_A != 0 {
-        let v = &vel[r.a as usize % MAX_BODIES];
-        jv += dot3(&r.j[3..6], &v[3..]);
-        if lin {
-            jv -= dot3(&r.j[..3], &v[..3]);
-        }
-    }
-    if r.flags & HAS_B != 0 {
-        let v = &vel[r.b as usize % MAX_BODIES];
-        jv += dot3(&r.j[6..], &v[3..]);
-        if lin {
-            jv += dot3(&r.j[..3], &v[..3]);
-        }
-    }
-    // Q36 -> Q24, rounded half up (deterministic; the bias is 2^-25 m/s).
-    let err = (((r.target as i64) << 12) - jv + (1 << 11)) >> 12;
-    let max = MAX_ERROR.raw();
-    let err = err.clamp(-max, max);
-    // Q24 * Q24 = Q48 -> Q20.
-    let d = ((err * r.m_eff as i64 + (1 << 27)) >> 28).clamp(-r.d_max as i64, r.d_max as i64);
-    let old = r.lambda;
-    let new = (old as i64 + d).clamp(r.lo as i64, r.hi as i64) as i32;
-    r.lambda = new;
-    if new != old {
-        // |new - old| <= d_max: the products fit without saturating.
-        apply_with(r, vel, new - old, scaled);
-    }
-}
-
-#[inline]
-fn body(bodies: &[Body], i: u8) -> Option<&Body> {
-    if i == STATIC {
-        None
-    } else {
-        // A sleeping body is static to the solver.
-        bodies
-            .get(i as usize)
-            .filter(|b| !b.is_static() && !b.is_asleep())
     }
 }
 
@@ -414,10 +169,8 @@ pub struct Rows<const R: usize> {
     len: usize,
     prev: [Remembered; R],
     prev_len: usize,
-    /// The rows in solver form (filled by `solve`).
+    /// The rows in solver form, when there are more than [`DTCM_ROWS`].
     prepared: [Prepared; R],
-    /// The velocity scratch of `solve`.
-    vel: [Vel; MAX_BODIES],
     /// Rows that did not fit this step (a sign the capacity is too low).
     pub dropped: u16,
     /// Fraction of the last impulse a warm start reuses (1: measured in
@@ -448,7 +201,6 @@ impl<const R: usize> Rows<R> {
             prev: [Remembered::ZERO; R],
             prev_len: 0,
             prepared: [Prepared::ZERO; R],
-            vel: [[0; 6]; MAX_BODIES],
             dropped: 0,
             warm_fraction: crate::fx!(1.0),
             joint_warm_fraction: crate::fx!(1.0),
@@ -545,32 +297,21 @@ impl<const R: usize> Rows<R> {
     #[inline(never)]
     pub fn solve(&mut self, bodies: &mut [Body], iterations: u8) {
         let n = bodies.len().min(MAX_BODIES);
-        for (v, b) in self.vel.iter_mut().zip(&bodies[..n]) {
+        let mut vel: [Vel; SLOTS] = [[0; 6]; SLOTS];
+        for (v, b) in vel.iter_mut().zip(&bodies[..n]) {
             let [x, y, z] = b.vel.to_array().map(|c| saturate_i32(c.raw()));
             let [p, q, r] = b.spin.to_array().map(|c| saturate_i32(c.raw()));
             *v = [x, y, z, p, q, r];
         }
-        let len = self.len;
-        let bodies_ro: &[Body] = &bodies[..n];
-        for (p, r) in self.prepared[..len].iter_mut().zip(&self.rows[..len]) {
-            *p = r.prepare(bodies_ro);
-            let l = p.lambda.clamp(p.lo, p.hi);
-            p.lambda = l;
-            if l != 0 {
-                apply_with(p, &mut self.vel, l, scaled_saturating);
-            }
+        let rows = &mut self.rows[..self.len];
+        if rows.len() <= DTCM_ROWS {
+            let mut local = [Prepared::ZERO; DTCM_ROWS];
+            solve_in(rows, &mut local, &bodies[..n], &mut vel, iterations);
+        } else {
+            solve_in(rows, &mut self.prepared, &bodies[..n], &mut vel, iterations);
         }
-        sweep(&mut self.prepared[..len], &mut self.vel, iterations);
-        for (r, p) in self.rows[..len].iter_mut().zip(&self.prepared[..len]) {
-            // A row held at a bound reports the bound itself (friction
-            // bounds are set in the sweep, so they stay in Q20).
-            r.lambda = match p.lambda {
-                l if l == p.hi && r.friction_of == NO_NORMAL => r.hi,
-                l if l == p.lo && r.friction_of == NO_NORMAL => r.lo,
-                l => Fx2::from_raw((l as i64) << (24 - LAMBDA_FRAC)),
-            };
-        }
-        for (b, v) in bodies[..n].iter_mut().zip(&self.vel) {
+        debug_assert!(vel[ZERO_SLOT as usize] == [0; 6]);
+        for (b, v) in bodies[..n].iter_mut().zip(&vel) {
             if !b.is_static() {
                 b.vel = Vec3::new(v[0], v[1], v[2]).map(|c| Fx2::from_raw(c as i64));
                 b.spin = Vec3::new(v[3], v[4], v[5]).map(|c| Fx2::from_raw(c as i64));
@@ -579,17 +320,23 @@ impl<const R: usize> Rows<R> {
     }
 }
 
-/// The Gauss-Seidel sweeps: the solver's inner loop.
-#[inline(never)]
-fn sweep(rows: &mut [Prepared], vel: &mut [Vel; MAX_BODIES], iterations: u8) {
-    for _ in 0..iterations {
-        for i in 0..rows.len() {
-            let normal = match rows[i].normal {
-                NO_NORMAL => 0,
-                n => rows.get(n as usize).map_or(0, |r| r.lambda),
-            };
-            update(&mut rows[i], vel, normal);
-        }
+/// Prepares `rows` into `buf` (at least as long), warm-starts them,
+/// sweeps, and writes the impulses back into `rows`.
+fn solve_in(
+    rows: &mut [Row],
+    buf: &mut [Prepared],
+    bodies: &[Body],
+    vel: &mut [Vel; SLOTS],
+    iterations: u8,
+) {
+    let buf = &mut buf[..rows.len()];
+    for (p, r) in buf.iter_mut().zip(rows.iter()) {
+        *p = Prepared::new(r, bodies, kernel::to_q20(r.lambda));
+        p.warm_start(vel);
+    }
+    kernel::sweep(buf, vel, iterations);
+    for (r, p) in rows.iter_mut().zip(buf.iter()) {
+        r.lambda = p.impulse(r);
     }
 }
 
@@ -599,7 +346,7 @@ pub fn inverse_effective_mass(row: &Row, bodies: &[Body]) -> Fx3 {
     let mut k = Fx3::ZERO;
     let lin2 = row.lin.dot(row.lin);
     for (i, ang) in [(row.a, row.ang_a), (row.b, row.ang_b)] {
-        if let Some(b) = body(bodies, i) {
+        if let Some(b) = solved_body(bodies, i) {
             k +=
                 lin2 * b.inv_mass + ang.dot(mul_mat_fx2(&b.inv_inertia_world, ang.raise()).lower());
         }

@@ -1,0 +1,428 @@
+//! The solver's inner loop: rows in a compact form made for the ARM9's
+//! 32-bit multiplier, swept over an `i32` copy of the body velocities.
+//!
+//! [`super::row::Rows::solve`] turns each [`Row`] into a [`Prepared`]
+//! row once per step and then sweeps those. On the DS the sweep's rows
+//! and velocities live on the stack, which is DTCM: a main-RAM row
+//! buffer of 95 rows of 120 B (the powered ragdoll) was three times the
+//! 4 KB data cache and missed on every sweep (issue 20).
+//!
+//! # Formats
+//! | value | format | range kept |
+//! |---|---|---|
+//! | velocity, spin (scratch) | Q24 `i32` (= FX2 raw) | +-128 m/s, saturating (caps are 60 and 100) |
+//! | `J` | Q12 `i16` | unit directions; levers below 8 m (saturated) |
+//! | `M^-1 J^T`, per body side | `i16`, Q24 scaled by `2^-s` | the side's largest component in `[2^14, 2^15)` |
+//! | target | Q24 | +-128 m/s, saturating |
+//! | velocity error | Q24 | clamped to `+-MAX_ERROR` |
+//! | effective mass | Q24 | clamped to `MAX_EFFECTIVE_MASS` (127) |
+//! | impulse, bounds | Q20 `i32` | +-`LAMBDA_MAX` (1024 N s), step 1e-6 N s |
+//!
+//! # One row update, and why each product fits
+//! - `J v` is an exact Q36 sum of `i16 x i32` products in `i64`
+//!   (multiply-accumulates: `smlal`).
+//! - The impulse change `d = err * m_eff` is one `i32 x i32` product
+//!   rounded once to Q20, clamped to the row's `d_max`.
+//! - Side `k`'s `M^-1 J^T` in Q24 is `m16 * 2^s` (`s` its exponent) and
+//!   the impulse change in N s is `d * 2^-20`, so its velocity change in
+//!   Q24 is `m16 * d * 2^(s - 20)` = `(m16 * dd) >> 14` with `dd = d *
+//!   2^(s - 6)`, a shift either way. `d_max` keeps `|dd| <= 2^30`, so
+//!   `|m16 * dd| < 2^45` and the change is below 2^31: the product needs
+//!   no saturation, only the sum does.
+//! - The `>> 14` floors: one rounding per component, a bias below one
+//!   Q24 step (6e-8 m/s) per update, at no cost in instructions.
+//!
+//! Static bodies and sleepers have [`ZERO_SLOT`], whose velocity is
+//! zero and never written (their `M^-1 J^T` is zero). The flags skip
+//! absent sides and the linear half of angular rows (motors, limits,
+//! hinge alignment).
+
+use crate::divsqrt::div_auto;
+use crate::fx::power::{round_shr, saturate_i32};
+use crate::fx::{Fx2, Fx3, Vec3};
+
+use super::body::{Body, STATIC};
+use super::row::Row;
+
+/// No friction row: the row's own bounds apply.
+pub const NO_NORMAL: u16 = u16::MAX;
+
+/// The most bodies one solve takes (indices `0..MAX_BODIES`; the
+/// scratch's last slot is [`ZERO_SLOT`]).
+pub const MAX_BODIES: usize = 63;
+
+/// Velocity slots: one per body and the zero slot (a power of two, so a
+/// masked index is always in range).
+pub const SLOTS: usize = MAX_BODIES + 1;
+
+/// The slot of the static world and of sleepers.
+pub const ZERO_SLOT: u8 = MAX_BODIES as u8;
+
+/// Largest velocity error one row corrects per iteration (m/s or rad/s).
+pub const MAX_ERROR: Fx2 = Fx2::from_raw(127 << 24);
+
+/// Largest effective mass (kg or kg m^2): its Q24 raw fits an `i32`.
+pub const MAX_EFFECTIVE_MASS: Fx2 = Fx2::from_raw(127 << 24);
+
+/// Bound of every impulse and impulse bound, Q20 raw: just under 1024
+/// N s, so that the difference of two impulses fits an `i32`.
+pub const LAMBDA_MAX: i32 = (1 << 30) - 1;
+
+/// Fraction bits of the solver's impulses.
+pub const LAMBDA_FRAC: u32 = 20;
+
+/// Bits of the `M^-1 J^T` components, sign included.
+const M_BITS: u32 = 15;
+
+/// Flag bits of [`Prepared`].
+const HAS_A: u8 = 1;
+const HAS_B: u8 = 2;
+const HAS_LIN: u8 = 4;
+
+/// Velocities in the solver's scratch: `[vx, vy, vz, wx, wy, wz]`, Q24.
+pub type Vel = [i32; 6];
+
+/// A row in the solver's form (76 bytes; see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Prepared {
+    /// `J`: lin, ang_a, ang_b (Q12).
+    j: [i16; 9],
+    /// `M^-1 J^T` of side a (lin, ang) then side b, each side scaled by
+    /// its own `2^-s`.
+    m: [i16; 12],
+    /// Normal row of a friction row, or [`NO_NORMAL`].
+    normal: u16,
+    /// Velocity slots of `a` and `b`.
+    sa: u8,
+    sb: u8,
+    /// Per side: `dd = d << t` for `t >= 0`, `d >> -t` below.
+    ta: i8,
+    tb: i8,
+    flags: u8,
+    /// Target `J v` (Q24).
+    target: i32,
+    /// Effective mass (Q24).
+    m_eff: i32,
+    /// Accumulated impulse (Q20).
+    pub(super) lambda: i32,
+    /// Impulse bounds (Q20); a friction row keeps its `mu` (Q12) in
+    /// `lo`, its bounds come from its normal row's impulse.
+    pub(super) lo: i32,
+    pub(super) hi: i32,
+    /// The largest impulse change of one update (Q20), so that `dd`
+    /// stays within `2^30` on both sides.
+    d_max: i32,
+}
+
+impl Prepared {
+    /// An empty row (no sides: its updates change nothing).
+    pub const ZERO: Prepared = Prepared {
+        j: [0; 9],
+        m: [0; 12],
+        normal: NO_NORMAL,
+        sa: ZERO_SLOT,
+        sb: ZERO_SLOT,
+        ta: 0,
+        tb: 0,
+        flags: 0,
+        target: 0,
+        m_eff: 0,
+        lambda: 0,
+        lo: 0,
+        hi: 0,
+        d_max: 0,
+    };
+
+    /// The row in solver form, with `lambda` (Q20) as its warm start.
+    pub fn new(row: &Row, bodies: &[Body], lambda: i32) -> Prepared {
+        let mut k = Fx3::ZERO;
+        let mut p = Prepared::ZERO;
+        let mut d_max = LAMBDA_MAX;
+        let sides = [
+            (row.a, -row.lin, row.ang_a, 0usize),
+            (row.b, row.lin, row.ang_b, 6usize),
+        ];
+        for (i, lin, ang, at) in sides {
+            let Some(b) = solved_body(bodies, i) else {
+                continue;
+            };
+            let m_lin = lin * b.inv_mass;
+            let m_ang = b.inv_inertia_world.mul_vec_exact(ang);
+            k += lin.dot(m_lin) + ang.dot(m_ang);
+            let m24: [i64; 6] = {
+                let [x, y, z] = m_lin.to_array().map(Fx2::raw);
+                let [p, q, r] = m_ang.to_array().map(Fx2::raw);
+                [x, y, z, p, q, r]
+            };
+            let s = side_exponent(&m24);
+            for (dst, v) in p.m[at..at + 6].iter_mut().zip(m24) {
+                *dst = narrow(v, s);
+            }
+            // |dd| = |d| 2^(s - 6) <= 2^30.
+            let t = s - 6;
+            if t > 0 {
+                d_max = d_max.min(((1i64 << (30 - t).max(0)) - 1) as i32);
+            }
+            let t = t.clamp(-31, 31) as i8;
+            if at == 0 {
+                p.sa = i;
+                p.ta = t;
+                p.flags |= HAS_A;
+            } else {
+                p.sb = i;
+                p.tb = t;
+                p.flags |= HAS_B;
+            }
+        }
+        if row.lin != Vec3::ZERO {
+            p.flags |= HAS_LIN;
+        }
+        for (dst, v) in p.j.chunks_exact_mut(3).zip([row.lin, row.ang_a, row.ang_b]) {
+            for (d, c) in dst.iter_mut().zip(v.to_array()) {
+                *d = c.raw().clamp(i16::MIN as i32, i16::MAX as i32) as i16;
+            }
+        }
+        p.m_eff = if k.raw() <= 0 {
+            0
+        } else {
+            // 1/k: raw 2^60 / k_raw (k has 36 fraction bits, the result 24).
+            div_auto(1 << 60, k.raw()).min(MAX_EFFECTIVE_MASS.raw()) as i32
+        };
+        p.target = saturate_i32(row.target.raw());
+        p.normal = row.friction_of;
+        p.d_max = d_max;
+        if row.friction_of == NO_NORMAL {
+            p.lo = to_q20(row.lo);
+            p.hi = to_q20(row.hi);
+            p.lambda = lambda.clamp(p.lo, p.hi);
+        } else {
+            p.lo = row.mu.raw().clamp(0, 8 << 12);
+            p.lambda = lambda.clamp(-LAMBDA_MAX, LAMBDA_MAX);
+        }
+        p
+    }
+
+    /// The impulse as an FX2 value: a row held at its bound reports the
+    /// bound itself, so that a caller comparing with `Row::hi` sees it.
+    pub fn impulse(&self, row: &Row) -> Fx2 {
+        let l = self.lambda;
+        if row.friction_of == NO_NORMAL {
+            if l == self.hi {
+                return row.hi;
+            }
+            if l == self.lo {
+                return row.lo;
+            }
+        }
+        Fx2::from_raw((l as i64) << (24 - LAMBDA_FRAC))
+    }
+
+    /// Applies the accumulated impulse (a warm start), which may exceed
+    /// what one update takes: wide products, saturating sums.
+    pub fn warm_start(&self, vel: &mut [Vel; SLOTS]) {
+        if self.lambda == 0 {
+            return;
+        }
+        if self.lambda.unsigned_abs() <= self.d_max as u32 {
+            // Within one update's reach: the sweep's own path.
+            apply(self, vel, self.lambda);
+            return;
+        }
+        let l = self.lambda as i64;
+        let sides = [
+            (self.flags & HAS_A, self.sa, self.ta, 0usize),
+            (self.flags & HAS_B, self.sb, self.tb, 6usize),
+        ];
+        for (has, i, t, at) in sides {
+            if has == 0 {
+                continue;
+            }
+            let v = &mut vel[slot(i)];
+            for (v, &m) in v.iter_mut().zip(&self.m[at..at + 6]) {
+                // |m l| < 2^45: shifted left by at most 17 it fits i64.
+                let x = m as i64 * l;
+                let dv = shift_round_saturating(x, t as i32 - 14);
+                *v = v.saturating_add(saturate_i32(dv));
+            }
+        }
+    }
+}
+
+/// The exponent `s` of one side: its largest `M^-1 J^T` component (Q24)
+/// times `2^-s` lies in `[2^14, 2^15)` (0 for an empty side).
+fn side_exponent(m24: &[i64; 6]) -> i32 {
+    let big = m24.iter().map(|x| x.unsigned_abs()).max().unwrap_or(0);
+    if big == 0 {
+        return 0;
+    }
+    let bits = 64 - big.leading_zeros() as i32;
+    bits - M_BITS as i32
+}
+
+/// `x * 2^-s` rounded half up, saturated to `i16` (`s` below 63; for
+/// `s <= 0`, `|x| < 2^15` so that the left shift is exact).
+fn narrow(x: i64, s: i32) -> i16 {
+    let r = if s <= 0 {
+        x << (-s).min(15)
+    } else {
+        ((x >> (s - 1)) + 1) >> 1
+    };
+    r.clamp(i16::MIN as i64, i16::MAX as i64) as i16
+}
+
+/// `x * 2^e`, rounded to nearest (`e` may be negative).
+fn shift_round(x: i64, e: i32) -> i64 {
+    if e >= 0 {
+        x << e.min(62)
+    } else {
+        round_shr(x, (-e).min(63) as u32)
+    }
+}
+
+/// `x * 2^e`, rounded, saturating to `i64`.
+fn shift_round_saturating(x: i64, e: i32) -> i64 {
+    if e <= 0 {
+        return shift_round(x, e);
+    }
+    let e = e.min(62) as u32;
+    if x.unsigned_abs() >> (62 - e) == 0 {
+        x << e
+    } else if x < 0 {
+        i64::MIN
+    } else {
+        i64::MAX
+    }
+}
+
+/// An FX2 impulse (Q24) as a Q20 `i32` within `+-LAMBDA_MAX`.
+pub fn to_q20(x: Fx2) -> i32 {
+    round_shr(x.raw(), 24 - LAMBDA_FRAC).clamp(-LAMBDA_MAX as i64, LAMBDA_MAX as i64) as i32
+}
+
+/// A body the solver moves: not the static world, not static, awake.
+#[inline]
+pub fn solved_body(bodies: &[Body], i: u8) -> Option<&Body> {
+    if i == STATIC || i as usize >= MAX_BODIES {
+        None
+    } else {
+        // A sleeping body is static to the solver.
+        bodies
+            .get(i as usize)
+            .filter(|b| !b.is_static() && !b.is_asleep())
+    }
+}
+
+/// A slot index, masked into the scratch.
+#[inline(always)]
+fn slot(i: u8) -> usize {
+    i as usize & (SLOTS - 1)
+}
+
+/// `sum j[k] * v[k]` over three components, exact (Q36).
+#[inline(always)]
+fn dot3(j: &[i16], v: &[i32]) -> i64 {
+    j[0] as i64 * v[0] as i64 + j[1] as i64 * v[1] as i64 + j[2] as i64 * v[2] as i64
+}
+
+/// `d * 2^t`, for `|d| <= d_max` (so the result stays within `2^30`).
+#[inline(always)]
+fn side_units(d: i32, t: i8) -> i32 {
+    if t >= 0 {
+        d << (t as u32 & 31)
+    } else {
+        d >> ((-t) as u32 & 31)
+    }
+}
+
+/// Adds `(m * dd) >> 14` to three velocity components.
+#[inline(always)]
+fn add3(v: &mut [i32], m: &[i16], dd: i32) {
+    for (v, &m) in v.iter_mut().zip(m) {
+        // |m dd| < 2^45: the shifted product fits an i32.
+        let dv = ((m as i64 * dd as i64) >> 14) as i32;
+        *v = v.saturating_add(dv);
+    }
+}
+
+/// One projected Gauss-Seidel update of row `r`; `normal` is the impulse
+/// of the normal row for a friction row (Q20).
+#[inline(always)]
+fn update(r: &mut Prepared, vel: &mut [Vel; SLOTS], normal: i32) {
+    let (lo, hi) = if r.normal != NO_NORMAL {
+        // mu (Q12, below 8) times an impulse below 2^30.
+        let limit = ((normal as i64 * r.lo as i64) >> 12).clamp(0, LAMBDA_MAX as i64) as i32;
+        (-limit, limit)
+    } else {
+        (r.lo, r.hi)
+    };
+    let lin = r.flags & HAS_LIN != 0;
+    let mut jv = 0i64;
+    if r.flags & HAS_A != 0 {
+        let v = &vel[slot(r.sa)];
+        jv += dot3(&r.j[3..6], &v[3..]);
+        if lin {
+            jv -= dot3(&r.j[..3], &v[..3]);
+        }
+    }
+    if r.flags & HAS_B != 0 {
+        let v = &vel[slot(r.sb)];
+        jv += dot3(&r.j[6..], &v[3..]);
+        if lin {
+            jv += dot3(&r.j[..3], &v[..3]);
+        }
+    }
+    // Q36 -> Q24, rounded half up (deterministic; the bias is 2^-25 m/s).
+    let err = (((r.target as i64) << 12) - jv + (1 << 11)) >> 12;
+    let max = MAX_ERROR.raw();
+    let err = err.clamp(-max, max) as i32;
+    // Q24 * Q24 = Q48 -> Q20, within d_max.
+    let d = ((err as i64 * r.m_eff as i64 + (1 << 27)) >> 28)
+        .clamp(-(r.d_max as i64), r.d_max as i64) as i32;
+    let old = r.lambda;
+    let new = old.saturating_add(d).clamp(lo, hi);
+    // A friction bound that shrank can move the impulse further than d:
+    // still at most d_max per update.
+    let delta = (new - old).clamp(-r.d_max, r.d_max);
+    if delta == 0 {
+        return;
+    }
+    r.lambda = old + delta;
+    apply(r, vel, delta);
+}
+
+/// Adds `M^-1 J^T delta` of row `r` to the velocities, for `|delta| <=
+/// d_max`.
+#[inline(always)]
+fn apply(r: &Prepared, vel: &mut [Vel; SLOTS], delta: i32) {
+    let lin = r.flags & HAS_LIN != 0;
+    if r.flags & HAS_A != 0 {
+        let v = &mut vel[slot(r.sa)];
+        let dd = side_units(delta, r.ta);
+        if lin {
+            add3(&mut v[..3], &r.m[..3], dd);
+        }
+        add3(&mut v[3..], &r.m[3..6], dd);
+    }
+    if r.flags & HAS_B != 0 {
+        let v = &mut vel[slot(r.sb)];
+        let dd = side_units(delta, r.tb);
+        if lin {
+            add3(&mut v[..3], &r.m[6..9], dd);
+        }
+        add3(&mut v[3..], &r.m[9..], dd);
+    }
+}
+
+/// The Gauss-Seidel sweeps: the solver's inner loop.
+#[inline(never)]
+pub fn sweep(rows: &mut [Prepared], vel: &mut [Vel; SLOTS], iterations: u8) {
+    for _ in 0..iterations {
+        for i in 0..rows.len() {
+            let normal = match rows[i].normal {
+                NO_NORMAL => 0,
+                n => rows.get(n as usize).map_or(0, |r| r.lambda),
+            };
+            update(&mut rows[i], vel, normal);
+        }
+    }
+}
