@@ -127,7 +127,7 @@ PCPROFILE_FEATURE = $(if $(filter ragdoll,$(PCPROFILE)),pc-profile,pc-profile-$(
 pcprofile: rom venv
 	@CARGO_PROFILE_RELEASE_DEBUG=line-tables-only $(call build_rom,pcprofile-$(PCPROFILE),$(PCPROFILE_FEATURE))
 	$(PY) nds/runner/pcprofile.py --rom $(ROM_DIR)/pcprofile-$(PCPROFILE).nds \
-	  --elf $(ROM_DIR)/pcprofile-$(PCPROFILE).arm9.elf --frames 3000 --lines
+	  --elf $(ROM_DIR)/pcprofile-$(PCPROFILE).arm9.elf --frames 3000 --lines $(PCPROFILE_ARGS)
 
 ## make test ------------------------------------------------------------
 # The stress gate: each scene's worst frame of work after a scripted

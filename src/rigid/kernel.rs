@@ -78,6 +78,11 @@ const M_BITS: u32 = 15;
 const HAS_A: u8 = 1;
 const HAS_B: u8 = 2;
 const HAS_LIN: u8 = 4;
+/// The linear part is one axis (`AXIS_SHIFT` gives which): joint point
+/// rows, ground contacts and their friction. Its other components are
+/// zero, so skipping them changes no result.
+const AXIS: u8 = 8;
+const AXIS_SHIFT: u32 = 4;
 
 /// Velocities in the solver's scratch: `[vx, vy, vz, wx, wy, wz]`, Q24.
 pub type Vel = [i32; 6];
@@ -133,10 +138,34 @@ impl Prepared {
         d_max: 0,
     };
 
+    /// All bits zero, to fill a buffer cheaply (a row that is never
+    /// swept: its slots are body 0's).
+    pub const BLANK: Prepared = Prepared {
+        normal: 0,
+        sa: 0,
+        sb: 0,
+        ..Prepared::ZERO
+    };
+
     /// The row in solver form, with `lambda` (Q20) as its warm start.
     pub fn new(row: &Row, bodies: &[Body], lambda: i32) -> Prepared {
-        let mut k = Fx3::ZERO;
         let mut p = Prepared::ZERO;
+        p.set(row, bodies, lambda);
+        p
+    }
+
+    /// Sets `self` to `row` in solver form, in place (no temporary to
+    /// copy), with `lambda` (Q20) as its warm start.
+    pub fn set(&mut self, row: &Row, bodies: &[Body], lambda: i32) {
+        let mut k = Fx3::ZERO;
+        let p = self;
+        p.flags = 0;
+        p.m = [0; 12];
+        p.sa = ZERO_SLOT;
+        p.sb = ZERO_SLOT;
+        p.ta = 0;
+        p.tb = 0;
+        p.hi = 0;
         let mut d_max = LAMBDA_MAX;
         let sides = [
             (row.a, -row.lin, row.ang_a, 0usize),
@@ -176,6 +205,13 @@ impl Prepared {
         }
         if row.lin != Vec3::ZERO {
             p.flags |= HAS_LIN;
+            let [x, y, z] = row.lin.raw();
+            match (x != 0, y != 0, z != 0) {
+                (true, false, false) => p.flags |= AXIS,
+                (false, true, false) => p.flags |= AXIS | 1 << AXIS_SHIFT,
+                (false, false, true) => p.flags |= AXIS | 2 << AXIS_SHIFT,
+                _ => {}
+            }
         }
         for (dst, v) in p.j.chunks_exact_mut(3).zip([row.lin, row.ang_a, row.ang_b]) {
             for (d, c) in dst.iter_mut().zip(v.to_array()) {
@@ -199,7 +235,6 @@ impl Prepared {
             p.lo = row.mu.raw().clamp(0, 8 << 12);
             p.lambda = lambda.clamp(-LAMBDA_MAX, LAMBDA_MAX);
         }
-        p
     }
 
     /// The impulse as an FX2 value: a row held at its bound reports the
@@ -324,6 +359,29 @@ fn dot3(j: &[i16], v: &[i32]) -> i64 {
     j[0] as i64 * v[0] as i64 + j[1] as i64 * v[1] as i64 + j[2] as i64 * v[2] as i64
 }
 
+/// `J_lin . v` (Q36): one product for an axis row, three otherwise.
+#[inline(always)]
+fn lin_dot(r: &Prepared, v: &Vel) -> i64 {
+    if r.flags & AXIS != 0 {
+        // 0..=2 by construction; the mask only spares a bounds check.
+        let k = (r.flags >> AXIS_SHIFT) as usize & 3;
+        r.j[k] as i64 * v[k] as i64
+    } else {
+        dot3(&r.j[..3], &v[..3])
+    }
+}
+
+/// Adds the linear part of one side's `M^-1 J^T dd` (`m` that side's six).
+#[inline(always)]
+fn add_lin(r: &Prepared, v: &mut Vel, m: &[i16], dd: i32) {
+    if r.flags & AXIS != 0 {
+        let k = (r.flags >> AXIS_SHIFT) as usize & 3;
+        v[k] = v[k].saturating_add(((m[k] as i64 * dd as i64) >> 14) as i32);
+    } else {
+        add3(&mut v[..3], &m[..3], dd);
+    }
+}
+
 /// `d * 2^t`, for `|d| <= d_max` (so the result stays within `2^30`).
 #[inline(always)]
 fn side_units(d: i32, t: i8) -> i32 {
@@ -361,14 +419,14 @@ fn update(r: &mut Prepared, vel: &mut [Vel; SLOTS], normal: i32) {
         let v = &vel[slot(r.sa)];
         jv += dot3(&r.j[3..6], &v[3..]);
         if lin {
-            jv -= dot3(&r.j[..3], &v[..3]);
+            jv -= lin_dot(r, v);
         }
     }
     if r.flags & HAS_B != 0 {
         let v = &vel[slot(r.sb)];
         jv += dot3(&r.j[6..], &v[3..]);
         if lin {
-            jv += dot3(&r.j[..3], &v[..3]);
+            jv += lin_dot(r, v);
         }
     }
     // Q36 -> Q24, rounded half up (deterministic; the bias is 2^-25 m/s).
@@ -399,7 +457,7 @@ fn apply(r: &Prepared, vel: &mut [Vel; SLOTS], delta: i32) {
         let v = &mut vel[slot(r.sa)];
         let dd = side_units(delta, r.ta);
         if lin {
-            add3(&mut v[..3], &r.m[..3], dd);
+            add_lin(r, v, &r.m[..6], dd);
         }
         add3(&mut v[3..], &r.m[3..6], dd);
     }
@@ -407,7 +465,7 @@ fn apply(r: &Prepared, vel: &mut [Vel; SLOTS], delta: i32) {
         let v = &mut vel[slot(r.sb)];
         let dd = side_units(delta, r.tb);
         if lin {
-            add3(&mut v[..3], &r.m[6..9], dd);
+            add_lin(r, v, &r.m[6..], dd);
         }
         add3(&mut v[3..], &r.m[9..], dd);
     }

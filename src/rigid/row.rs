@@ -305,7 +305,7 @@ impl<const R: usize> Rows<R> {
         }
         let rows = &mut self.rows[..self.len];
         if rows.len() <= DTCM_ROWS {
-            let mut local = [Prepared::ZERO; DTCM_ROWS];
+            let mut local = [Prepared::BLANK; DTCM_ROWS];
             solve_in(rows, &mut local, &bodies[..n], &mut vel, iterations);
         } else {
             solve_in(rows, &mut self.prepared, &bodies[..n], &mut vel, iterations);
@@ -331,7 +331,7 @@ fn solve_in(
 ) {
     let buf = &mut buf[..rows.len()];
     for (p, r) in buf.iter_mut().zip(rows.iter()) {
-        *p = Prepared::new(r, bodies, kernel::to_q20(r.lambda));
+        p.set(r, bodies, kernel::to_q20(r.lambda));
         p.warm_start(vel);
     }
     kernel::sweep(buf, vel, iterations);
