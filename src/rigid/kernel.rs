@@ -294,13 +294,17 @@ fn side_exponent(m24: &[i64; 6]) -> i32 {
     bits - M_BITS as i32
 }
 
-/// `x * 2^-s` rounded half up, saturated to `i16` (`s` below 63; for
-/// `s <= 0`, `|x| < 2^15` so that the left shift is exact).
+/// `x * 2^-s` rounded to nearest (half away from zero, so that the two
+/// signs round alike), saturated to `i16` (`s` below 63; for `s <= 0`,
+/// `|x| < 2^15` so that the left shift is exact).
 fn narrow(x: i64, s: i32) -> i16 {
     let r = if s <= 0 {
         x << (-s).min(15)
     } else {
-        ((x >> (s - 1)) + 1) >> 1
+        let half = ((x >> (s - 1)) + 1) >> 1;
+        // Half up rounds -2.5 to -2: step a negative tie down.
+        let tie = x < 0 && x & ((1i64 << s) - 1) == 1i64 << (s - 1);
+        half - tie as i64
     };
     r.clamp(i16::MIN as i64, i16::MAX as i64) as i16
 }
