@@ -159,29 +159,32 @@ fn it_stands_for_ten_seconds() {
     assert!(lowest > floor, "{lowest:?} below {floor:?}");
 }
 
-/// Regression guard for `powered::SETTINGS` (16 sweeps, warm starts
-/// 0.85 / 0.8): the claim that fewer sweeps, or other warm-start
-/// fractions at 16, let the standing figure fall within 10 s (head below
-/// 90 % of its standing height). Measured with this solver: every pair
-/// at 8 and 12 sweeps falls, and so do two of the other three pairs at
-/// 16 (with the compact-row kernel, 0.9 / 0.9 at 16 stands too: not
-/// cheaper, so left out); the shipped one stands
-/// (`it_stands_for_ten_seconds`). When a better
-/// solver or balance lets one of these stand, this test fails: move
-/// `SETTINGS` to the cheaper setting and update the list.
+/// Regression guard for `powered::SETTINGS` (12 sweeps over-relaxed by
+/// 1.15, warm starts 0.85 / 0.8): the claim that fewer sweeps, or plain
+/// Gauss-Seidel at 12, let the standing figure fall within 10 s (head
+/// below 90 % of its standing height), whatever the warm-start pair.
+/// Measured with this solver: every pair at 8 and 10 sweeps with the
+/// shipped relaxation falls, and every pair at 12 without relaxation
+/// (plain Gauss-Seidel needed 16). 11 sweeps at 1.15 stands and
+/// recovers from the push too, but 1.1 and 1.2 at 11 do not, so the
+/// shipped setting keeps a sweep of margin (`examples/powered_sweeps.rs`
+/// prints the grid). When a better solver or balance lets one of these
+/// stand, this test fails: move `SETTINGS` to the cheaper setting and
+/// update the list.
 #[test]
 fn fewer_sweeps_or_other_warm_starts_fall_within_ten_seconds() {
     use dsphys::rigid::characters::powered::SETTINGS;
     let fx = |x: f64| Fx1::from_raw((x * 4096.0).round() as i32);
     let pairs = [(0.85, 0.8), (1.0, 1.0), (0.8, 0.7), (0.9, 0.9)];
-    let cases = [8u8, 12]
+    let relaxed = SETTINGS.relaxation;
+    let cases = [(8u8, relaxed), (10, relaxed), (12, Fx1::ONE)]
         .into_iter()
-        .flat_map(|s| pairs.iter().map(move |&p| (s, p)))
-        .chain(pairs[1..3].iter().map(|&p| (16, p)));
-    for (sweeps, (contact, joint)) in cases {
+        .flat_map(|s| pairs.iter().map(move |&p| (s, p)));
+    for ((sweeps, omega), (contact, joint)) in cases {
         let mut r = PoweredRagdoll::new(Vec3::ZERO);
         r.world.settings = SETTINGS;
         r.world.settings.iterations = sweeps;
+        r.world.settings.relaxation = omega;
         r.world.settings.contact_warm = fx(contact);
         r.world.settings.joint_warm = fx(joint);
         let floor = r.head().position().y.mul_lower(fx(0.9));
@@ -189,10 +192,11 @@ fn fewer_sweeps_or_other_warm_starts_fall_within_ten_seconds() {
             r.step();
             r.head().position().y < floor
         });
-        println!("{sweeps:2} sweeps, warm {contact} / {joint}: fell at frame {fell:?}");
+        let w = omega.to_f64();
+        println!("{sweeps:2} sweeps x {w:.2}, warm {contact} / {joint}: fell at frame {fell:?}");
         assert!(
             fell.is_some(),
-            "{sweeps} sweeps, warm {contact} / {joint} stands: a cheaper SETTINGS may do"
+            "{sweeps} sweeps x {w:.2}, warm {contact} / {joint} stands: a cheaper SETTINGS may do"
         );
     }
 }

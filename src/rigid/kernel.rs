@@ -39,7 +39,7 @@
 
 use crate::divsqrt::div_auto;
 use crate::fx::power::{round_shr, saturate_i32};
-use crate::fx::{Fx2, Fx3, Vec3};
+use crate::fx::{Fx1, Fx2, Fx3, Vec3};
 
 use super::body::{Body, STATIC};
 use super::row::Row;
@@ -83,6 +83,10 @@ const HAS_LIN: u8 = 4;
 /// zero, so skipping them changes no result.
 const AXIS: u8 = 8;
 const AXIS_SHIFT: u32 = 4;
+/// A drive (a motor: finite bounds either side of zero). Its error may
+/// never close when its target cannot be reached, so it does not count
+/// towards the residual that ends the sweeps early.
+const DRIVE: u8 = 64;
 
 /// Velocities in the solver's scratch: `[vx, vy, vz, wx, wy, wz]`, Q24.
 pub type Vel = [i32; 6];
@@ -104,6 +108,9 @@ pub struct Prepared {
     ta: i8,
     tb: i8,
     flags: u8,
+    /// Explicit padding: with no undefined bytes, [`Prepared::BLANK`] is
+    /// all zeros and a buffer of it is cleared with a memset.
+    _pad: [u8; 3],
     /// Target `J v` (Q24).
     target: i32,
     /// Effective mass (Q24).
@@ -130,6 +137,7 @@ impl Prepared {
         ta: 0,
         tb: 0,
         flags: 0,
+        _pad: [0; 3],
         target: 0,
         m_eff: 0,
         lambda: 0,
@@ -150,13 +158,14 @@ impl Prepared {
     /// The row in solver form, with `lambda` (Q20) as its warm start.
     pub fn new(row: &Row, bodies: &[Body], lambda: i32) -> Prepared {
         let mut p = Prepared::ZERO;
-        p.set(row, bodies, lambda);
+        p.set(row, bodies, lambda, Fx1::ONE);
         p
     }
 
     /// Sets `self` to `row` in solver form, in place (no temporary to
-    /// copy), with `lambda` (Q20) as its warm start.
-    pub fn set(&mut self, row: &Row, bodies: &[Body], lambda: i32) {
+    /// copy), with `lambda` (Q20) as its warm start and `omega` its
+    /// relaxation factor (0..2; 1: none).
+    pub fn set(&mut self, row: &Row, bodies: &[Body], lambda: i32, omega: Fx1) {
         let mut k = Fx3::ZERO;
         let p = self;
         p.flags = 0;
@@ -224,12 +233,22 @@ impl Prepared {
             // 1/k: raw 2^60 / k_raw (k has 36 fraction bits, the result 24).
             div_auto(1 << 60, k.raw()).min(MAX_EFFECTIVE_MASS.raw()) as i32
         };
+        // Over-relaxation: each update moves the impulse `omega` times
+        // the step that would close the row's error (Q12; 1.0 is plain
+        // Gauss-Seidel).
+        if omega != Fx1::ONE {
+            let w = omega.raw().clamp(0, 2 << 12) as i64;
+            p.m_eff = ((p.m_eff as i64 * w) >> 12).min(i32::MAX as i64) as i32;
+        }
         p.target = saturate_i32(row.target.raw());
         p.normal = row.friction_of;
         p.d_max = d_max;
         if row.friction_of == NO_NORMAL {
             p.lo = to_q20(row.lo);
             p.hi = to_q20(row.hi);
+            if -LAMBDA_MAX < p.lo && p.lo < 0 && 0 < p.hi && p.hi < LAMBDA_MAX {
+                p.flags |= DRIVE;
+            }
             p.lambda = lambda.clamp(p.lo, p.hi);
         } else {
             p.lo = row.mu.raw().clamp(0, 8 << 12);
@@ -409,7 +428,7 @@ fn add3(v: &mut [i32], m: &[i16], dd: i32) {
 /// One projected Gauss-Seidel update of row `r`; `normal` is the impulse
 /// of the normal row for a friction row (Q20).
 #[inline(always)]
-fn update(r: &mut Prepared, vel: &mut [Vel; SLOTS], normal: i32) {
+fn update(r: &mut Prepared, vel: &mut [Vel; SLOTS], normal: i32) -> u32 {
     let (lo, hi) = if r.normal != NO_NORMAL {
         // mu (Q12, below 8) times an impulse below 2^30.
         let limit = ((normal as i64 * r.lo as i64) >> 12).clamp(0, LAMBDA_MAX as i64) as i32;
@@ -446,10 +465,15 @@ fn update(r: &mut Prepared, vel: &mut [Vel; SLOTS], normal: i32) {
     // still at most d_max per update.
     let delta = (new - old).clamp(-r.d_max, r.d_max);
     if delta == 0 {
-        return;
+        return 0;
     }
     r.lambda = old + delta;
     apply(r, vel, delta);
+    if r.flags & DRIVE != 0 {
+        0
+    } else {
+        err.unsigned_abs()
+    }
 }
 
 /// Adds `M^-1 J^T delta` of row `r` to the velocities, for `|delta| <=
@@ -475,16 +499,24 @@ fn apply(r: &Prepared, vel: &mut [Vel; SLOTS], delta: i32) {
     }
 }
 
-/// The Gauss-Seidel sweeps: the solver's inner loop.
+/// The Gauss-Seidel sweeps: the solver's inner loop. Runs at most
+/// `iterations` sweeps and stops early after a sweep in which no row
+/// that moved its impulse saw a velocity error of `tolerance` (Q24) or
+/// more (0: never early). Returns the sweeps run.
 #[inline(never)]
-pub fn sweep(rows: &mut [Prepared], vel: &mut [Vel; SLOTS], iterations: u8) {
-    for _ in 0..iterations {
+pub fn sweep(rows: &mut [Prepared], vel: &mut [Vel; SLOTS], iterations: u8, tolerance: u32) -> u8 {
+    for done in 0..iterations {
+        let mut residual = 0;
         for i in 0..rows.len() {
             let normal = match rows[i].normal {
                 NO_NORMAL => 0,
                 n => rows.get(n as usize).map_or(0, |r| r.lambda),
             };
-            update(&mut rows[i], vel, normal);
+            residual = residual.max(update(&mut rows[i], vel, normal));
+        }
+        if residual < tolerance {
+            return done + 1;
         }
     }
+    iterations
 }
