@@ -317,15 +317,17 @@ fn side_exponent(m24: &[i64; 6]) -> i32 {
 /// signs round alike), saturated to `i16` (`s` below 63; for `s <= 0`,
 /// `|x| < 2^15` so that the left shift is exact).
 fn narrow(x: i64, s: i32) -> i16 {
-    let r = if s <= 0 {
-        x << (-s).min(15)
+    if s <= 0 {
+        return (x << (-s).min(15)).clamp(i16::MIN as i64, i16::MAX as i64) as i16;
+    }
+    // The magnitude rounded half up is the value rounded half away from
+    // zero: one shift of the magnitude, no tie test.
+    let r = (((x.unsigned_abs() >> (s - 1)) + 1) >> 1).min(i16::MAX as u64) as i16;
+    if x < 0 {
+        -r
     } else {
-        let half = ((x >> (s - 1)) + 1) >> 1;
-        // Half up rounds -2.5 to -2: step a negative tie down.
-        let tie = x < 0 && x & ((1i64 << s) - 1) == 1i64 << (s - 1);
-        half - tie as i64
-    };
-    r.clamp(i16::MIN as i64, i16::MAX as i64) as i16
+        r
+    }
 }
 
 /// `x * 2^e`, rounded to nearest (`e` may be negative).

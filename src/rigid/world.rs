@@ -70,6 +70,25 @@ pub struct Settings {
     /// many times the step that closes its error (1.0: plain Gauss-Seidel;
     /// above 1 a chain of joints converges in fewer sweeps).
     pub relaxation: Fx1,
+    /// The most row updates (rows times sweeps) one step may spend: a
+    /// step with more rows runs fewer sweeps, never fewer than
+    /// [`MIN_SWEEPS`] (0: no budget). It bounds the solver's worst frame,
+    /// when a pile or a fallen character has many contacts.
+    pub update_budget: u16,
+}
+
+/// The fewest sweeps a step's update budget leaves.
+pub const MIN_SWEEPS: u8 = 4;
+
+/// The sweeps a step with `rows` rows runs: `iterations`, or fewer when
+/// `budget` (row updates, 0: none) would be exceeded, but at least
+/// [`MIN_SWEEPS`] (or `iterations`, if lower).
+pub fn sweeps_within(iterations: u8, budget: u16, rows: usize) -> u8 {
+    if budget == 0 || rows == 0 {
+        return iterations;
+    }
+    let fit = (budget as usize / rows).min(u8::MAX as usize) as u8;
+    fit.max(MIN_SWEEPS).min(iterations)
 }
 
 impl Settings {
@@ -90,6 +109,7 @@ impl Settings {
         sleep: false,
         tolerance: Fx2::ZERO,
         relaxation: Fx1::ONE,
+        update_budget: 0,
     };
 }
 
@@ -309,7 +329,11 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
     /// Phase 4: the solver.
     #[inline(never)]
     pub fn solve(&mut self) {
-        let iterations = self.settings.iterations;
+        let iterations = sweeps_within(
+            self.settings.iterations,
+            self.settings.update_budget,
+            self.rows.len(),
+        );
         self.rows
             .solve(&mut self.bodies[..self.n_bodies], iterations);
     }
