@@ -6,8 +6,9 @@ Needs `make melonds` (nds/runner/melonds/setup.sh) and ndspy (.venv). The
 tests build their own tiny ROM (nds/runner/melonds/make_test_rom.py): its
 ARM9 writes "RGDL" at 0x02300000, counts VBlanks, mirrors KEYINPUT and a
 host word; its ARM7 publishes the touch screen. The team ROMs in
-target/nds/ are checked too (`make roms` builds them). Without melonDS or
-the ROMs the tests fail, with the command that provides them.
+target/nds/ are checked too (`make roms` builds them), and the panic ROM
+must read as panicked wherever the runner watches a ROM. Without melonDS
+or the ROMs the tests fail, with the command that provides them.
 """
 from __future__ import annotations
 
@@ -23,6 +24,10 @@ ROOT = os.path.dirname(os.path.dirname(RUNNER))
 sys.path.insert(0, RUNNER)
 sys.path.insert(0, os.path.join(RUNNER, "melonds"))
 
+import mailbox  # noqa: E402
+import scenes  # noqa: E402
+import session  # noqa: E402
+import stress  # noqa: E402
 from emulator import EmulatorError  # noqa: E402
 from melonds_backend import MelondsEmulator, VERSION  # noqa: E402
 
@@ -224,6 +229,7 @@ class TestMelondsFailures(unittest.TestCase):
 # The Makefile's $(ROM_DIR): CARGO_TARGET_DIR (or target) / nds.
 ROM_DIR = os.path.join(ROOT, os.environ.get("CARGO_TARGET_DIR") or "target", "nds")
 TEAM_ROMS = [os.path.join(ROM_DIR, n) for n in ("ragdoll-test.nds", "ragdoll.nds")]
+PANIC_ROM = os.path.join(ROM_DIR, "ragdoll-panic.nds")
 
 
 class TestMelondsTeamRoms(unittest.TestCase):
@@ -254,6 +260,39 @@ class TestMelondsTeamRoms(unittest.TestCase):
         for p in TEAM_ROMS:
             with self.subTest(rom=os.path.basename(p)):
                 self.check_rom(p)
+
+
+class TestMelondsPanic(unittest.TestCase):
+    """The panic ROM (its stack guard panics in its first frame; main.rs)
+    reads as panicked, with its message, in melonDS wherever the runner
+    watches a ROM: run.py's frame loop (session.run, as for the in-ROM
+    tests), scenes.py's scene cycle and stress.py's per-frame check."""
+    MESSAGE = "stack overflow: the ARM9 stack used more than"
+
+    @classmethod
+    def setUpClass(cls):
+        require_setup()
+        if not os.path.isfile(PANIC_ROM):
+            raise AssertionError(f"{PANIC_ROM} not built: run `make roms` (make runner-test does)")
+
+    def test_run_stops_at_the_panic(self):
+        with MelondsEmulator() as emu:
+            result = session.run(emu, PANIC_ROM, session.RunOptions(frames=120))
+        self.assertIsNone(result.error)
+        self.assertEqual(result.stop_reason, "panicked")
+        self.assertEqual(result.state, mailbox.STATE_PANICKED)
+        self.assertIn(self.MESSAGE, result.mailbox.panic_message or "")
+
+    def test_scenes_report_the_panic(self):
+        with MelondsEmulator() as emu:
+            with self.assertRaisesRegex(EmulatorError, "scene a: the ROM panicked: " + self.MESSAGE):
+                scenes.cycle_scenes(emu, PANIC_ROM, frames=1)
+
+    def test_stress_reports_the_panic(self):
+        with MelondsEmulator() as emu:
+            scenes.boot(emu, PANIC_ROM)
+            with self.assertRaisesRegex(EmulatorError, "the ROM panicked: " + self.MESSAGE):
+                stress.Watch(emu).step()
 
 
 if __name__ == "__main__":
