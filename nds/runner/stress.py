@@ -54,6 +54,10 @@ One line per scene and emulator:
 
     [desmume] scene b (box pyramid): worst frame work 37282 us (budget 16715 us) after ...
 
+A ROM that panics, or stops without a panic (a crash or a hang: its
+frame counter in the mailbox stays put for STOPPED_FRAMES frames), ends
+that emulator's run with an error that says so.
+
 With --budget-us B the run fails when any scene's worst exceeds B, and
 says which. Exit status: 0 when every scene ran (and, with --budget-us,
 stayed within it), 1 otherwise, 2 on bad arguments.
@@ -88,6 +92,12 @@ APPROACH_STEP = 8
 # Frames to wait for the ROM to see the pen land or lift, a scene change,
 # a flip (the box scenes' ROM frames span up to five video frames).
 WAIT_FRAMES = 60
+# Frames with no new ROM frame (the mailbox's frame counter) after which
+# the ROM has stopped: crashed or hung with no panic recorded, as when a
+# stack runs off DTCM past the guard. In a full run the counter stays put
+# for at most 6 frames (scene (c)'s shot in DeSmuME). Below WAIT_FRAMES,
+# so a stopped ROM is reported as such, not as a key or pen it never saw.
+STOPPED_FRAMES = 30
 # (f): the new goal, a floor pixel left of and below the Mine's path.
 MINE_GOAL_PIXEL = (48, 150)
 # (g): scenes/rain.rs and mod.rs.
@@ -206,6 +216,8 @@ class Watch:
         self.live: dict = {}
         self.frames = 0
         self.worst = 0
+        self.rom_frame: int | None = None
+        self.still = 0  # frames since the ROM's frame counter last moved
 
     def restart(self) -> None:
         self.frames, self.worst = 0, 0
@@ -213,8 +225,17 @@ class Watch:
     def step(self, n: int = 1) -> dict:
         for _ in range(n):
             self.emu.step()
-            if mailbox.read_header(self.emu.read).state == mailbox.STATE_PANICKED:
+            header = mailbox.read_header(self.emu.read)
+            if header.state == mailbox.STATE_PANICKED:
                 raise EmulatorError(f"the ROM panicked: {mailbox.read(self.emu.read).panic_message}")
+            self.still = self.still + 1 if header.frame == self.rom_frame else 0
+            self.rom_frame = header.frame
+            if self.still >= STOPPED_FRAMES:
+                pc = self.emu.arm9_pc()
+                raise EmulatorError(
+                    f"the ROM stopped: its frame counter stayed at {header.frame} for "
+                    f"{STOPPED_FRAMES} frames, and it recorded no panic (a crash or a hang; "
+                    f"ARM9 PC {'unknown' if pc is None else f'0x{pc:08X}'})")
             self.live = scenes.live_values(self.emu)
             self.frames += 1
             self.worst = max(self.worst, int(self.live["frame.busy_us"]))

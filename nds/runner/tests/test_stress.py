@@ -11,7 +11,7 @@ import _path  # noqa: F401
 import mailbox
 import stress
 import synth
-from emulator import Emulator
+from emulator import Emulator, EmulatorError
 
 
 def result(letter="b", worst=12345, emulator="desmume"):
@@ -217,6 +217,26 @@ class Shot(unittest.TestCase):
         emu = FakeDemo(target=(-1, -1))
         with self.assertRaisesRegex(stress.StressError, "not on the pen's area"):
             stress.shoot_from_above(self.watch(emu), "body_probe")
+
+
+class Stopped(unittest.TestCase):
+    def test_a_rom_that_stops_is_an_error(self):
+        emu = FakeDemo()
+        w = stress.Watch(emu)
+        w.step(5)
+        emu.step = lambda: None  # crashed: no ROM frame from here on
+        with self.assertRaisesRegex(EmulatorError, r"^the ROM stopped: its frame counter stayed at 5 "
+                                    r"for 30 frames, and it recorded no panic \(.*ARM9 PC unknown\)$"):
+            w.until(lambda v: v["touch.down"] == 1, "the pen to land")
+        self.assertEqual(w.frames, 5 + stress.STOPPED_FRAMES - 1)
+
+    def test_rom_frames_longer_than_a_frame_are_not_a_stop(self):
+        emu = FakeDemo()
+        step, calls = emu.step, iter(range(10 ** 6))
+        emu.step = lambda: step() if next(calls) % (stress.STOPPED_FRAMES - 1) == 0 else None
+        w = stress.Watch(emu)
+        w.step(4 * stress.STOPPED_FRAMES)
+        self.assertEqual(emu.frame, 5)
 
 
 if __name__ == "__main__":
