@@ -384,26 +384,44 @@ fn dot3(j: &[i16], v: &[i32]) -> i64 {
     j[0] as i64 * v[0] as i64 + j[1] as i64 * v[1] as i64 + j[2] as i64 * v[2] as i64
 }
 
-/// `J_lin . v` (Q36): one product for an axis row, three otherwise.
+/// The linear component every row updates without a branch: its axis
+/// for an axis row, 0 otherwise (zero in `J` and `M^-1 J^T` for an
+/// angular row, so it adds nothing).
 #[inline(always)]
-fn lin_dot(r: &Prepared, v: &Vel) -> i64 {
-    if r.flags & AXIS != 0 {
-        // 0..=2 by construction; the mask only spares a bounds check.
-        let k = (r.flags >> AXIS_SHIFT) as usize & 3;
-        r.j[k] as i64 * v[k] as i64
-    } else {
-        dot3(&r.j[..3], &v[..3])
-    }
+fn axis(r: &Prepared) -> usize {
+    // 0..=2 by construction; the mask only spares a bounds check.
+    (r.flags >> AXIS_SHIFT) as usize & 3
 }
 
-/// Adds the linear part of one side's `M^-1 J^T dd` (`m` that side's six).
+/// True for a row whose linear part is not along one axis: its
+/// components 1 and 2 need updates of their own.
 #[inline(always)]
-fn add_lin(r: &Prepared, v: &mut Vel, m: &[i16], dd: i32) {
-    if r.flags & AXIS != 0 {
-        let k = (r.flags >> AXIS_SHIFT) as usize & 3;
-        v[k] = v[k].saturating_add(((m[k] as i64 * dd as i64) >> 14) as i32);
-    } else {
-        add3(&mut v[..3], &m[..3], dd);
+fn general(r: &Prepared) -> bool {
+    r.flags & (HAS_LIN | AXIS) == HAS_LIN
+}
+
+/// `J_lin . v` (Q36): the axis component, then the rest for a general
+/// row.
+#[inline(always)]
+fn lin_dot(r: &Prepared, v: &Vel) -> i64 {
+    let k = axis(r);
+    let mut sum = r.j[k] as i64 * v[k] as i64;
+    if general(r) {
+        sum += r.j[1] as i64 * v[1] as i64 + r.j[2] as i64 * v[2] as i64;
+    }
+    sum
+}
+
+/// Adds one side's `M^-1 J^T dd` (`m` that side's six): the axis
+/// component and the angular three in one block (so that every product
+/// is one `smull`), the other linear two for a general row.
+#[inline(always)]
+fn add_side(r: &Prepared, v: &mut Vel, m: &[i16], dd: i32) {
+    let k = axis(r);
+    v[k] = v[k].saturating_add(((m[k] as i64 * dd as i64) >> 14) as i32);
+    add3(&mut v[3..], &m[3..6], dd);
+    if general(r) {
+        add3(&mut v[1..3], &m[1..3], dd);
     }
 }
 
@@ -438,21 +456,14 @@ fn update(r: &mut Prepared, vel: &mut [Vel; SLOTS], normal: i32) -> u32 {
     } else {
         (r.lo, r.hi)
     };
-    let lin = r.flags & HAS_LIN != 0;
     let mut jv = 0i64;
     if r.flags & HAS_A != 0 {
         let v = &vel[slot(r.sa)];
-        jv += dot3(&r.j[3..6], &v[3..]);
-        if lin {
-            jv -= lin_dot(r, v);
-        }
+        jv += dot3(&r.j[3..6], &v[3..]) - lin_dot(r, v);
     }
     if r.flags & HAS_B != 0 {
         let v = &vel[slot(r.sb)];
-        jv += dot3(&r.j[6..], &v[3..]);
-        if lin {
-            jv += lin_dot(r, v);
-        }
+        jv += dot3(&r.j[6..], &v[3..]) + lin_dot(r, v);
     }
     // Q36 -> Q24, rounded half up (deterministic; the bias is 2^-25 m/s).
     let err = (((r.target as i64) << 12) - jv + (1 << 11)) >> 12;
@@ -482,22 +493,13 @@ fn update(r: &mut Prepared, vel: &mut [Vel; SLOTS], normal: i32) -> u32 {
 /// d_max`.
 #[inline(always)]
 fn apply(r: &Prepared, vel: &mut [Vel; SLOTS], delta: i32) {
-    let lin = r.flags & HAS_LIN != 0;
     if r.flags & HAS_A != 0 {
-        let v = &mut vel[slot(r.sa)];
         let dd = side_units(delta, r.ta);
-        if lin {
-            add_lin(r, v, &r.m[..6], dd);
-        }
-        add3(&mut v[3..], &r.m[3..6], dd);
+        add_side(r, &mut vel[slot(r.sa)], &r.m[..6], dd);
     }
     if r.flags & HAS_B != 0 {
-        let v = &mut vel[slot(r.sb)];
         let dd = side_units(delta, r.tb);
-        if lin {
-            add_lin(r, v, &r.m[6..], dd);
-        }
-        add3(&mut v[3..], &r.m[9..], dd);
+        add_side(r, &mut vel[slot(r.sb)], &r.m[6..], dd);
     }
 }
 
