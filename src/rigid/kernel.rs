@@ -104,13 +104,14 @@ pub struct Prepared {
     /// Velocity slots of `a` and `b`.
     sa: u8,
     sb: u8,
-    /// Per side: `dd = d << t` for `t >= 0`, `d >> -t` below.
-    ta: i8,
-    tb: i8,
+    /// Per side (a, b): `dd = (d << left) >> right`, one of them zero:
+    /// a side's `t = s - 6` as two shifts, so that no branch picks one.
+    left: [u8; 2],
+    right: [u8; 2],
     flags: u8,
     /// Explicit padding: with no undefined bytes, [`Prepared::BLANK`] is
     /// all zeros and a buffer of it is cleared with a memset.
-    _pad: [u8; 3],
+    _pad: u8,
     /// Target `J v` (Q24).
     target: i32,
     /// Effective mass (Q24).
@@ -134,10 +135,10 @@ impl Prepared {
         normal: NO_NORMAL,
         sa: ZERO_SLOT,
         sb: ZERO_SLOT,
-        ta: 0,
-        tb: 0,
+        left: [0; 2],
+        right: [0; 2],
         flags: 0,
-        _pad: [0; 3],
+        _pad: 0,
         target: 0,
         m_eff: 0,
         lambda: 0,
@@ -172,8 +173,8 @@ impl Prepared {
         p.m = [0; 12];
         p.sa = ZERO_SLOT;
         p.sb = ZERO_SLOT;
-        p.ta = 0;
-        p.tb = 0;
+        p.left = [0; 2];
+        p.right = [0; 2];
         p.hi = 0;
         let mut d_max = LAMBDA_MAX;
         let sides = [
@@ -204,11 +205,13 @@ impl Prepared {
             let t = t.clamp(-31, 31) as i8;
             if at == 0 {
                 p.sa = i;
-                p.ta = t;
+                p.left[0] = t.max(0) as u8;
+                p.right[0] = (-t).max(0) as u8;
                 p.flags |= HAS_A;
             } else {
                 p.sb = i;
-                p.tb = t;
+                p.left[1] = t.max(0) as u8;
+                p.right[1] = (-t).max(0) as u8;
                 p.flags |= HAS_B;
             }
         }
@@ -271,6 +274,11 @@ impl Prepared {
         Fx2::from_raw((l as i64) << (24 - LAMBDA_FRAC))
     }
 
+    /// Side `k`'s `t = s - 6` (see `left`).
+    fn shift(&self, k: usize) -> i8 {
+        self.left[k] as i8 - self.right[k] as i8
+    }
+
     /// Applies the accumulated impulse (a warm start), which may exceed
     /// what one update takes: wide products, saturating sums.
     pub fn warm_start(&self, vel: &mut [Vel; SLOTS]) {
@@ -284,8 +292,8 @@ impl Prepared {
         }
         let l = self.lambda as i64;
         let sides = [
-            (self.flags & HAS_A, self.sa, self.ta, 0usize),
-            (self.flags & HAS_B, self.sb, self.tb, 6usize),
+            (self.flags & HAS_A, self.sa, self.shift(0), 0usize),
+            (self.flags & HAS_B, self.sb, self.shift(1), 6usize),
         ];
         for (has, i, t, at) in sides {
             if has == 0 {
@@ -425,14 +433,11 @@ fn add_side(r: &Prepared, v: &mut Vel, m: &[i16], dd: i32) {
     }
 }
 
-/// `d * 2^t`, for `|d| <= d_max` (so the result stays within `2^30`).
+/// Side `k`'s `d * 2^t`, for `|d| <= d_max` (so the result stays
+/// within `2^30`): two shifts, one of them by zero.
 #[inline(always)]
-fn side_units(d: i32, t: i8) -> i32 {
-    if t >= 0 {
-        d << (t as u32 & 31)
-    } else {
-        d >> ((-t) as u32 & 31)
-    }
+fn side_units(r: &Prepared, d: i32, k: usize) -> i32 {
+    (d << (r.left[k] as u32 & 31)) >> (r.right[k] as u32 & 31)
 }
 
 /// Adds `(m * dd) >> 14` to three velocity components.
@@ -470,13 +475,16 @@ fn update(r: &mut Prepared, vel: &mut [Vel; SLOTS], normal: i32) -> u32 {
     let max = MAX_ERROR.raw();
     let err = err.clamp(-max, max) as i32;
     // Q24 * Q24 = Q48 -> Q20, within d_max.
+    // max/min, not clamp: the bounds are ordered by construction, and
+    // clamp's check of that would cost a branch per update.
     let d = ((err as i64 * r.m_eff as i64 + (1 << 27)) >> 28)
-        .clamp(-(r.d_max as i64), r.d_max as i64) as i32;
+        .max(-(r.d_max as i64))
+        .min(r.d_max as i64) as i32;
     let old = r.lambda;
-    let new = old.saturating_add(d).clamp(lo, hi);
+    let new = old.saturating_add(d).max(lo).min(hi);
     // A friction bound that shrank can move the impulse further than d:
     // still at most d_max per update.
-    let delta = (new - old).clamp(-r.d_max, r.d_max);
+    let delta = (new - old).max(-r.d_max).min(r.d_max);
     if delta == 0 {
         return 0;
     }
@@ -494,11 +502,11 @@ fn update(r: &mut Prepared, vel: &mut [Vel; SLOTS], normal: i32) -> u32 {
 #[inline(always)]
 fn apply(r: &Prepared, vel: &mut [Vel; SLOTS], delta: i32) {
     if r.flags & HAS_A != 0 {
-        let dd = side_units(delta, r.ta);
+        let dd = side_units(r, delta, 0);
         add_side(r, &mut vel[slot(r.sa)], &r.m[..6], dd);
     }
     if r.flags & HAS_B != 0 {
-        let dd = side_units(delta, r.tb);
+        let dd = side_units(r, delta, 1);
         add_side(r, &mut vel[slot(r.sb)], &r.m[6..], dd);
     }
 }
