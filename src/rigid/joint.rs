@@ -216,13 +216,27 @@ impl Joint {
     }
 
     /// Pushes the joint's rows (positional, alignment, limit).
-    #[inline(never)]
     pub fn push_rows<const R: usize>(
         &self,
         bodies: &[Body],
         rows: &mut Rows<R>,
         erp: Fx1,
         key: u16,
+    ) {
+        self.push_rows_at(bodies, rows, erp, key, self.hinge_angle(bodies));
+    }
+
+    /// [`Joint::push_rows`] with the hinge's angle already known (what
+    /// [`Joint::hinge_angle`] gives; ignored for a ball): the world finds
+    /// it once a step for the motor and the limit.
+    #[inline(never)]
+    pub fn push_rows_at<const R: usize>(
+        &self,
+        bodies: &[Body],
+        rows: &mut Rows<R>,
+        erp: Fx1,
+        key: u16,
+        hinge_angle: Fx1,
     ) {
         let (pa, ma, _) = frame(bodies, self.a);
         let (pb, mb, _) = frame(bodies, self.b);
@@ -270,7 +284,7 @@ impl Joint {
                 rows.push(Row::angular(self.a, self.b, u, bias(tilt.dot(u))).keyed(key | 3));
                 rows.push(Row::angular(self.a, self.b, w, bias(tilt.dot(w))).keyed(key | 4));
                 if let Some((lo, hi)) = limits {
-                    let angle = self.hinge_angle(bodies);
+                    let angle = hinge_angle;
                     let one_sided = |axis: Vec3, over: Fx1| {
                         Row::angular(self.a, self.b, axis, bias(-over.raise()))
                             .bounded(Fx2::ZERO, UNBOUNDED)

@@ -93,12 +93,24 @@ pub fn wrap_angle(x: Fx1) -> Fx1 {
 }
 
 /// Pushes the motor rows of `joint` (none when disabled).
-#[inline(never)]
 pub fn push_motor_rows<const R: usize>(
     joint: &Joint,
     bodies: &[Body],
     rows: &mut Rows<R>,
     key: u16,
+) {
+    push_motor_rows_at(joint, bodies, rows, key, joint.hinge_angle(bodies));
+}
+
+/// [`push_motor_rows`] with the hinge's angle already known (ignored for
+/// a ball joint).
+#[inline(never)]
+pub fn push_motor_rows_at<const R: usize>(
+    joint: &Joint,
+    bodies: &[Body],
+    rows: &mut Rows<R>,
+    key: u16,
+    hinge_angle: Fx1,
 ) {
     let m = &joint.motor;
     if !m.enabled {
@@ -117,7 +129,7 @@ pub fn push_motor_rows<const R: usize>(
         }
         JointKind::Hinge { .. } => {
             let axis = joint.world_axis(bodies).unwrap_or(Vec3::Y);
-            let e = hinge_error(joint, bodies);
+            let e = wrap_angle(hinge_angle - joint.motor.angle);
             let row = Row::angular(joint.a, joint.b, axis, target(e)).bounded(-limit, limit);
             rows.push(row.keyed(key | 8));
         }

@@ -19,7 +19,7 @@ use super::contact::{box_box, box_plane, ContactSettings, Plane};
 use super::grab::Grab;
 use super::integrate::{apply_gravity, damp, integrate};
 use super::joint::Joint;
-use super::motor::push_motor_rows;
+use super::motor::push_motor_rows_at;
 use super::row::{Rows, JOINT_KEY, MAX_BODIES};
 use super::sleep::{update_rest, wake_neighbours};
 
@@ -70,25 +70,33 @@ pub struct Settings {
     /// many times the step that closes its error (1.0: plain Gauss-Seidel;
     /// above 1 a chain of joints converges in fewer sweeps).
     pub relaxation: Fx1,
-    /// The most row updates (rows times sweeps) one step may spend: a
-    /// step with more rows runs fewer sweeps, never fewer than
-    /// [`MIN_SWEEPS`] (0: no budget). It bounds the solver's worst frame,
-    /// when a pile or a fallen character has many contacts.
+    /// The most work one step's solve may spend, in row updates, each
+    /// row's preparation counted as [`PREPARE_UPDATES`] of them: a step
+    /// with more rows runs fewer sweeps, never fewer than [`MIN_SWEEPS`]
+    /// (0: no budget). It bounds the solver's worst frame, when a pile or
+    /// a fallen character has many contacts.
     pub update_budget: u16,
 }
 
 /// The fewest sweeps a step's update budget leaves.
 pub const MIN_SWEEPS: u8 = 4;
 
+/// What preparing a row costs, in row updates: about 2200 DeSmuME cycles
+/// against about 410 (`make pcprofile PCPROFILE=motor`,
+/// docs/rigid-solver.md).
+pub const PREPARE_UPDATES: usize = 5;
+
 /// The sweeps a step with `rows` rows runs: `iterations`, or fewer when
-/// `budget` (row updates, 0: none) would be exceeded, but at least
-/// [`MIN_SWEEPS`] (or `iterations`, if lower).
+/// `budget` (row updates, preparations included; 0: none) would be
+/// exceeded, but at least [`MIN_SWEEPS`] (or `iterations`, if lower).
 pub fn sweeps_within(iterations: u8, budget: u16, rows: usize) -> u8 {
     if budget == 0 || rows == 0 {
         return iterations;
     }
-    let fit = (budget as usize / rows).min(u8::MAX as usize) as u8;
-    fit.max(MIN_SWEEPS).min(iterations)
+    let fit = (budget as usize / rows).saturating_sub(PREPARE_UPDATES);
+    (fit.min(u8::MAX as usize) as u8)
+        .max(MIN_SWEEPS)
+        .min(iterations)
 }
 
 impl Settings {
@@ -268,16 +276,18 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
     #[inline(never)]
     pub fn push_joint_rows(&mut self) {
         let bodies = &self.bodies[..self.n_bodies];
-        for (k, j) in self.joints[..self.n_joints].iter().enumerate() {
-            push_motor_rows(j, bodies, &mut self.rows, joint_key(k));
+        let joints = &self.joints[..self.n_joints];
+        // Each hinge's angle once, for its motor and its limit.
+        let mut angles = [Fx1::ZERO; J];
+        for (a, j) in angles.iter_mut().zip(joints) {
+            *a = j.hinge_angle(bodies);
         }
-        for (k, j) in self.joints[..self.n_joints].iter().enumerate() {
-            j.push_rows(
-                bodies,
-                &mut self.rows,
-                self.settings.joint_erp,
-                joint_key(k),
-            );
+        for (k, (j, &a)) in joints.iter().zip(&angles).enumerate() {
+            push_motor_rows_at(j, bodies, &mut self.rows, joint_key(k), a);
+        }
+        for (k, (j, &a)) in joints.iter().zip(&angles).enumerate() {
+            let erp = self.settings.joint_erp;
+            j.push_rows_at(bodies, &mut self.rows, erp, joint_key(k), a);
         }
         if let Some(g) = &self.grab {
             g.push_rows(bodies, &mut self.rows);

@@ -40,6 +40,7 @@ use crate::rigid::body::Body;
 use crate::rigid::joint::Joint;
 use crate::rigid::motor::{ball_error, hinge_error, Motor};
 use crate::rigid::world::Phase;
+use crate::rigid::world::PREPARE_UPDATES;
 use crate::rigid::{Settings, World};
 
 /// Body indices.
@@ -346,12 +347,12 @@ pub const SETTINGS: Settings = Settings {
     ..Settings::DEFAULT
 };
 
-/// The solver's row updates per step: 12 sweeps of the 96 rows of the
-/// standing figure. Lying on the ground it has up to 156 rows, and runs
-/// fewer sweeps (at least 4): over 10 s after a head strike the worst
-/// joint drift is 8.2 cm instead of 7.6 cm, and the step's worst solver
-/// work falls from 1548 to 1152 row updates (`examples/powered_sweeps.rs`).
-pub const UPDATE_BUDGET: u16 = 12 * 96;
+/// The solver's work per step (row updates, preparations included): 12
+/// sweeps of the 96 rows of the standing figure. Lying on the ground it
+/// has up to 156 rows and runs fewer sweeps (at least 4);
+/// `cargo run --release --example powered_budget` prints what that
+/// costs in joint drift after a head strike.
+pub const UPDATE_BUDGET: u16 = 96 * (12 + PREPARE_UPDATES as u16);
 
 /// The character in its world (a ground plane).
 #[derive(Clone, Debug)]
