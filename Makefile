@@ -138,13 +138,13 @@ insn-mix: rom venv
 ## make test ------------------------------------------------------------
 # The stress gate: each scene's worst frame of work after a scripted
 # disturbance (nds/runner/stress.py) within STRESS_BUDGET_US, in
-# $(EMULATORS). `make test` gates the scenes that fit the frame today,
-# per emulator: (e) fits in melonDS, not yet in DeSmuME; (b) and (c)
-# overrun in both until the rigid solver is faster (README, stress
-# table), and (g)'s rain stops at its first overrun by design, so its
-# steady state sits just under the budget. STRESS_SCENES sets both
-# lists; every scene: make stress-test STRESS_SCENES=abcdefg.
-STRESS_SCENES_DESMUME ?= adf
+# $(EMULATORS). `make test` gates the scenes that fit the frame today
+# (one list per emulator, the same today): (b) and (c) overrun in both
+# until the rigid solver is faster (README, stress table), and (g)'s
+# rain stops at its first overrun by design, so its steady state sits
+# just under the budget. STRESS_SCENES sets both lists; every scene:
+# make stress-test STRESS_SCENES=abcdefg.
+STRESS_SCENES_DESMUME ?= adef
 STRESS_SCENES_MELONDS ?= adef
 ifdef STRESS_SCENES
 STRESS_SCENES_DESMUME := $(STRESS_SCENES)

@@ -38,9 +38,12 @@ pub use super::kernel::{MAX_BODIES, MAX_EFFECTIVE_MASS, MAX_ERROR, NO_NORMAL};
 /// [`super::kernel::LAMBDA_MAX`], is one step below).
 pub const UNBOUNDED: Fx2 = Fx2::from_raw(1 << 34);
 
-/// Rows swept in the stack buffer (DTCM on the DS): 76 B each, 7.3 KB
-/// (the powered ragdoll standing has 95).
-pub const DTCM_ROWS: usize = 96;
+/// Rows swept in the stack buffer (DTCM on the DS): 76 B each, 7.7 KB
+/// (the powered ragdoll standing has 95; fallen, up to about 140). The
+/// stack's deepest point is this buffer on top of a scene's frames
+/// (`stack.peak_bytes`, `make bench`); at 126 rows the stack guard
+/// panics in scene (b), so 104 leaves about 1.6 KB (docs/rigid-solver.md).
+pub const DTCM_ROWS: usize = 104;
 
 /// The key bit of joint and motor rows (their warm start has its own
 /// fraction, [`Rows::joint_warm_fraction`]).

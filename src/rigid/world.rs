@@ -20,7 +20,7 @@ use super::grab::Grab;
 use super::integrate::{apply_gravity, damp, integrate};
 use super::joint::Joint;
 use super::motor::push_motor_rows_at;
-use super::row::{Rows, JOINT_KEY, MAX_BODIES};
+use super::row::{Rows, DTCM_ROWS, JOINT_KEY, MAX_BODIES};
 use super::sleep::{update_rest, wake_neighbours};
 
 /// The phases of a step, for timing (a character's control comes first).
@@ -89,11 +89,17 @@ pub const PREPARE_UPDATES: usize = 5;
 /// The sweeps a step with `rows` rows runs: `iterations`, or fewer when
 /// `budget` (row updates, preparations included; 0: none) would be
 /// exceeded, but at least [`MIN_SWEEPS`] (or `iterations`, if lower).
+/// Rows beyond [`DTCM_ROWS`] are swept in main RAM, where an update costs
+/// about 5/4 as much (76-byte rows streaming through the 4 KB data
+/// cache; docs/rigid-solver.md).
 pub fn sweeps_within(iterations: u8, budget: u16, rows: usize) -> u8 {
     if budget == 0 || rows == 0 {
         return iterations;
     }
-    let fit = (budget as usize / rows).saturating_sub(PREPARE_UPDATES);
+    let mut fit = (budget as usize / rows).saturating_sub(PREPARE_UPDATES);
+    if rows > DTCM_ROWS {
+        fit = fit * 4 / 5;
+    }
     (fit.min(u8::MAX as usize) as u8)
         .max(MIN_SWEEPS)
         .min(iterations)
