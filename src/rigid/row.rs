@@ -2,7 +2,7 @@
 //! its impulse clamped to `[lo, hi]` (seed 000), and the projected
 //! Gauss-Seidel / sequential-impulse solver over a fixed buffer of rows.
 //!
-//! A row between bodies `a` and `b` (either may be [`STATIC`]) is
+//! A row between bodies `a` and `b` (either may be [`STATIC`](super::body::STATIC)) is
 //!
 //! ```text
 //! J v = lin . (v_b - v_a) + ang_a . w_a + ang_b . w_b
@@ -52,9 +52,9 @@ pub const JOINT_KEY: u16 = 0x8000;
 /// One constraint row.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Row {
-    /// First body (or [`STATIC`]); gets `-lin`.
+    /// First body (or [`STATIC`](super::body::STATIC)); gets `-lin`.
     pub a: u8,
-    /// Second body (or [`STATIC`]); gets `+lin`.
+    /// Second body (or [`STATIC`](super::body::STATIC)); gets `+lin`.
     pub b: u8,
     /// Linear Jacobian of `b` (unit or zero).
     pub lin: Vec3,
