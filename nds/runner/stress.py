@@ -182,6 +182,10 @@ def verdict(results: list[Result], budget_us: int | None, errors: int) -> tuple[
     if over:
         which = ", ".join(f"[{r.emulator}] {r.letter} {r.worst_us} us" for r in over)
         lines.append(f"stress: FAIL: {len(over)} scene(s) over the {budget_us} us budget: {which}")
+    elif results and errors:
+        # Not "all": the runs that errored have no worst frame.
+        lines.append(f"stress: the {len(results)} scene run(s) that finished are within "
+                     f"the {budget_us} us budget")
     elif results:
         lines.append(f"stress: all {len(results)} scene runs within the {budget_us} us budget")
     return (1 if errors or over else 0), lines

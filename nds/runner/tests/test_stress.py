@@ -95,6 +95,8 @@ class Verdict(unittest.TestCase):
         status, lines = stress.verdict([result("a", 100)], 16715, 2)
         self.assertEqual(status, 1)
         self.assertIn("2 scene run(s) failed", lines[0])
+        # A run that errored is not "within the budget".
+        self.assertFalse(any(line.startswith("stress: all") for line in lines), lines)
 
 
 class Approach(unittest.TestCase):
