@@ -34,8 +34,8 @@
 //!
 //! Static bodies and sleepers have [`ZERO_SLOT`], whose velocity is
 //! zero and never written (their `M^-1 J^T` is zero). The flags skip
-//! absent sides and the linear half of angular rows (motors, limits,
-//! hinge alignment).
+//! absent sides, and the linear components off a row's axis (every row
+//! updates one linear component, zero for an angular row).
 
 use crate::divsqrt::div_auto;
 use crate::fx::power::{round_shr, saturate_i32};
@@ -77,16 +77,13 @@ const M_BITS: u32 = 15;
 /// Flag bits of [`Prepared`].
 const HAS_A: u8 = 1;
 const HAS_B: u8 = 2;
+const HAS_SIDE: [u8; 2] = [HAS_A, HAS_B];
 const HAS_LIN: u8 = 4;
 /// The linear part is one axis (`AXIS_SHIFT` gives which): joint point
 /// rows, ground contacts and their friction. Its other components are
 /// zero, so skipping them changes no result.
 const AXIS: u8 = 8;
 const AXIS_SHIFT: u32 = 4;
-/// A drive (a motor: finite bounds either side of zero). Its error may
-/// never close when its target cannot be reached, so it does not count
-/// towards the residual that ends the sweeps early.
-const DRIVE: u8 = 64;
 
 /// Velocities in the solver's scratch: `[vx, vy, vz, wx, wy, wz]`, Q24.
 pub type Vel = [i32; 6];
@@ -102,8 +99,7 @@ pub struct Prepared {
     /// Normal row of a friction row, or [`NO_NORMAL`].
     normal: u16,
     /// Velocity slots of `a` and `b`.
-    sa: u8,
-    sb: u8,
+    slot: [u8; 2],
     /// Per side (a, b): `dd = (d << left) >> right`, one of them zero:
     /// a side's `t = s - 6` as two shifts, so that no branch picks one.
     left: [u8; 2],
@@ -133,8 +129,7 @@ impl Prepared {
         j: [0; 9],
         m: [0; 12],
         normal: NO_NORMAL,
-        sa: ZERO_SLOT,
-        sb: ZERO_SLOT,
+        slot: [ZERO_SLOT; 2],
         left: [0; 2],
         right: [0; 2],
         flags: 0,
@@ -151,17 +146,9 @@ impl Prepared {
     /// swept: its slots are body 0's).
     pub const BLANK: Prepared = Prepared {
         normal: 0,
-        sa: 0,
-        sb: 0,
+        slot: [0; 2],
         ..Prepared::ZERO
     };
-
-    /// The row in solver form, with `lambda` (Q20) as its warm start.
-    pub fn new(row: &Row, bodies: &[Body], lambda: i32) -> Prepared {
-        let mut p = Prepared::ZERO;
-        p.set(row, bodies, lambda, Fx1::ONE);
-        p
-    }
 
     /// Sets `self` to `row` in solver form, in place (no temporary to
     /// copy), with `lambda` (Q20) as its warm start and `omega` its
@@ -171,17 +158,14 @@ impl Prepared {
         let p = self;
         p.flags = 0;
         p.m = [0; 12];
-        p.sa = ZERO_SLOT;
-        p.sb = ZERO_SLOT;
+        p.slot = [ZERO_SLOT; 2];
         p.left = [0; 2];
         p.right = [0; 2];
         p.hi = 0;
         let mut d_max = LAMBDA_MAX;
-        let sides = [
-            (row.a, -row.lin, row.ang_a, 0usize),
-            (row.b, row.lin, row.ang_b, 6usize),
-        ];
-        for (i, lin, ang, at) in sides {
+        let sides = [(row.a, -row.lin, row.ang_a), (row.b, row.lin, row.ang_b)];
+        for (side, (i, lin, ang)) in sides.into_iter().enumerate() {
+            let at = 6 * side;
             let Some(b) = solved_body(bodies, i) else {
                 continue;
             };
@@ -205,18 +189,11 @@ impl Prepared {
             if t > 0 {
                 d_max = d_max.min(((1i64 << (30 - t).max(0)) - 1) as i32);
             }
-            let t = t.clamp(-31, 31) as i8;
-            if at == 0 {
-                p.sa = i;
-                p.left[0] = t.max(0) as u8;
-                p.right[0] = (-t).max(0) as u8;
-                p.flags |= HAS_A;
-            } else {
-                p.sb = i;
-                p.left[1] = t.max(0) as u8;
-                p.right[1] = (-t).max(0) as u8;
-                p.flags |= HAS_B;
-            }
+            let t = t.clamp(-31, 31);
+            p.slot[side] = i;
+            p.left[side] = t.max(0) as u8;
+            p.right[side] = (-t).max(0) as u8;
+            p.flags |= HAS_SIDE[side];
         }
         if row.lin != Vec3::ZERO {
             p.flags |= HAS_LIN;
@@ -252,9 +229,6 @@ impl Prepared {
         if row.friction_of == NO_NORMAL {
             p.lo = to_q20(row.lo);
             p.hi = to_q20(row.hi);
-            if -LAMBDA_MAX < p.lo && p.lo < 0 && 0 < p.hi && p.hi < LAMBDA_MAX {
-                p.flags |= DRIVE;
-            }
             p.lambda = lambda.clamp(p.lo, p.hi);
         } else {
             p.lo = row.mu.raw().clamp(0, 8 << 12);
@@ -294,16 +268,13 @@ impl Prepared {
             return;
         }
         let l = self.lambda as i64;
-        let sides = [
-            (self.flags & HAS_A, self.sa, self.shift(0), 0usize),
-            (self.flags & HAS_B, self.sb, self.shift(1), 6usize),
-        ];
-        for (has, i, t, at) in sides {
-            if has == 0 {
+        for side in 0..2 {
+            if self.flags & HAS_SIDE[side] == 0 {
                 continue;
             }
-            let v = &mut vel[slot(i)];
-            for (v, &m) in v.iter_mut().zip(&self.m[at..at + 6]) {
+            let t = self.shift(side);
+            let v = &mut vel[slot(self.slot[side])];
+            for (v, &m) in v.iter_mut().zip(&self.m[6 * side..6 * side + 6]) {
                 // |m l| < 2^45: shifted left by at most 17 it fits i64.
                 let x = m as i64 * l;
                 let dv = shift_round_saturating(x, t as i32 - 14);
@@ -457,7 +428,7 @@ fn add3(v: &mut [i32], m: &[i16], dd: i32) {
 /// One projected Gauss-Seidel update of row `r`; `normal` is the impulse
 /// of the normal row for a friction row (Q20).
 #[inline(always)]
-fn update(r: &mut Prepared, vel: &mut [Vel; SLOTS], normal: i32) -> u32 {
+fn update(r: &mut Prepared, vel: &mut [Vel; SLOTS], normal: i32) {
     let (lo, hi) = if r.normal != NO_NORMAL {
         // mu (Q12, below 8) times an impulse below 2^30.
         let limit = ((normal as i64 * r.lo as i64) >> 12).clamp(0, LAMBDA_MAX as i64) as i32;
@@ -467,11 +438,11 @@ fn update(r: &mut Prepared, vel: &mut [Vel; SLOTS], normal: i32) -> u32 {
     };
     let mut jv = 0i64;
     if r.flags & HAS_A != 0 {
-        let v = &vel[slot(r.sa)];
+        let v = &vel[slot(r.slot[0])];
         jv += dot3(&r.j[3..6], &v[3..]) - lin_dot(r, v);
     }
     if r.flags & HAS_B != 0 {
-        let v = &vel[slot(r.sb)];
+        let v = &vel[slot(r.slot[1])];
         jv += dot3(&r.j[6..], &v[3..]) + lin_dot(r, v);
     }
     // Q36 -> Q24, rounded half up (deterministic; the bias is 2^-25 m/s).
@@ -490,15 +461,10 @@ fn update(r: &mut Prepared, vel: &mut [Vel; SLOTS], normal: i32) -> u32 {
     // still at most d_max per update.
     let delta = (new - old).max(-r.d_max).min(r.d_max);
     if delta == 0 {
-        return 0;
+        return;
     }
     r.lambda = old + delta;
     apply(r, vel, delta);
-    if r.flags & DRIVE != 0 {
-        0
-    } else {
-        err.unsigned_abs()
-    }
 }
 
 /// Adds `M^-1 J^T delta` of row `r` to the velocities, for `|delta| <=
@@ -507,32 +473,24 @@ fn update(r: &mut Prepared, vel: &mut [Vel; SLOTS], normal: i32) -> u32 {
 fn apply(r: &Prepared, vel: &mut [Vel; SLOTS], delta: i32) {
     if r.flags & HAS_A != 0 {
         let dd = side_units(r, delta, 0);
-        add_side(r, &mut vel[slot(r.sa)], &r.m[..6], dd);
+        add_side(r, &mut vel[slot(r.slot[0])], &r.m[..6], dd);
     }
     if r.flags & HAS_B != 0 {
         let dd = side_units(r, delta, 1);
-        add_side(r, &mut vel[slot(r.sb)], &r.m[6..], dd);
+        add_side(r, &mut vel[slot(r.slot[1])], &r.m[6..], dd);
     }
 }
 
-/// The Gauss-Seidel sweeps: the solver's inner loop. Runs at most
-/// `iterations` sweeps and stops early after a sweep in which no row
-/// that moved its impulse saw a velocity error of `tolerance` (Q24) or
-/// more (0: never early). Returns the sweeps run.
+/// The Gauss-Seidel sweeps: the solver's inner loop.
 #[inline(never)]
-pub fn sweep(rows: &mut [Prepared], vel: &mut [Vel; SLOTS], iterations: u8, tolerance: u32) -> u8 {
-    for done in 0..iterations {
-        let mut residual = 0;
+pub fn sweep(rows: &mut [Prepared], vel: &mut [Vel; SLOTS], iterations: u8) {
+    for _ in 0..iterations {
         for i in 0..rows.len() {
             let normal = match rows[i].normal {
                 NO_NORMAL => 0,
                 n => rows.get(n as usize).map_or(0, |r| r.lambda),
             };
-            residual = residual.max(update(&mut rows[i], vel, normal));
-        }
-        if residual < tolerance {
-            return done + 1;
+            update(&mut rows[i], vel, normal);
         }
     }
-    iterations
 }

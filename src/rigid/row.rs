@@ -176,11 +176,6 @@ pub struct Rows<const R: usize> {
     prepared: [Prepared; R],
     /// Rows that did not fit this step (a sign the capacity is too low).
     pub dropped: u16,
-    /// Stop sweeping once no row moved by a velocity error this large
-    /// (m/s or rad/s; zero: always run every sweep).
-    pub tolerance: Fx2,
-    /// Sweeps the last solve ran.
-    pub sweeps_run: u8,
     /// Over-relaxation factor of every row (1: plain Gauss-Seidel).
     pub relaxation: Fx1,
     /// Fraction of the last impulse a warm start reuses (1: measured in
@@ -212,8 +207,6 @@ impl<const R: usize> Rows<R> {
             prev_len: 0,
             prepared: [Prepared::ZERO; R],
             dropped: 0,
-            tolerance: Fx2::ZERO,
-            sweeps_run: 0,
             relaxation: Fx1::ONE,
             warm_fraction: crate::fx!(1.0),
             joint_warm_fraction: crate::fx!(1.0),
@@ -317,19 +310,14 @@ impl<const R: usize> Rows<R> {
             *v = [x, y, z, p, q, r];
         }
         let rows = &mut self.rows[..self.len];
-        let tolerance = saturate_i32(self.tolerance.raw().max(0)) as u32;
-        let sweeps = Sweeps {
-            iterations,
-            tolerance,
-            omega: self.relaxation,
-        };
-        let run = if rows.len() <= DTCM_ROWS {
+        let omega = self.relaxation;
+        if rows.len() <= DTCM_ROWS {
             let mut local = [Prepared::BLANK; DTCM_ROWS];
-            solve_in(rows, &mut local, &bodies[..n], &mut vel, sweeps)
+            solve_in(rows, &mut local, &bodies[..n], &mut vel, iterations, omega);
         } else {
-            solve_in(rows, &mut self.prepared, &bodies[..n], &mut vel, sweeps)
-        };
-        self.sweeps_run = run;
+            let buf = &mut self.prepared;
+            solve_in(rows, buf, &bodies[..n], &mut vel, iterations, omega);
+        }
         debug_assert!(vel[ZERO_SLOT as usize] == [0; 6]);
         for (b, v) in bodies[..n].iter_mut().zip(&vel) {
             if !b.is_static() {
@@ -340,34 +328,26 @@ impl<const R: usize> Rows<R> {
     }
 }
 
-/// How a solve sweeps: at most `iterations`, stopping early below
-/// `tolerance` (Q24; 0: never), each update relaxed by `omega`.
-#[derive(Clone, Copy)]
-struct Sweeps {
-    iterations: u8,
-    tolerance: u32,
-    omega: Fx1,
-}
-
-/// Prepares `rows` into `buf` (at least as long), warm-starts them,
-/// sweeps, and writes the impulses back into `rows`.
+/// Prepares `rows` into `buf` (at least as long) with relaxation
+/// `omega`, warm-starts them, runs `iterations` sweeps, and writes the
+/// impulses back into `rows`.
 fn solve_in(
     rows: &mut [Row],
     buf: &mut [Prepared],
     bodies: &[Body],
     vel: &mut [Vel; SLOTS],
-    sweeps: Sweeps,
-) -> u8 {
+    iterations: u8,
+    omega: Fx1,
+) {
     let buf = &mut buf[..rows.len()];
     for (p, r) in buf.iter_mut().zip(rows.iter()) {
-        p.set(r, bodies, kernel::to_q20(r.lambda), sweeps.omega);
+        p.set(r, bodies, kernel::to_q20(r.lambda), omega);
         p.warm_start(vel);
     }
-    let run = kernel::sweep(buf, vel, sweeps.iterations, sweeps.tolerance);
+    kernel::sweep(buf, vel, iterations);
     for (r, p) in rows.iter_mut().zip(buf.iter()) {
         r.lambda = p.impulse(r);
     }
-    run
 }
 
 /// Exposed for tests: the velocity change of `bodies[i]` from a unit

@@ -63,9 +63,6 @@ pub struct Settings {
     /// Resting bodies fall asleep ([`super::sleep`]; worlds without
     /// joints).
     pub sleep: bool,
-    /// The sweeps stop early once no row moved by a velocity error this
-    /// large ([`Rows::tolerance`]); zero runs every sweep.
-    pub tolerance: Fx2,
     /// Successive over-relaxation: each row update moves its impulse this
     /// many times the step that closes its error (1.0: plain Gauss-Seidel;
     /// above 1 a chain of joints converges in fewer sweeps).
@@ -121,7 +118,6 @@ impl Settings {
         contact_warm: crate::fx!(1.0),
         joint_warm: crate::fx!(1.0),
         sleep: false,
-        tolerance: Fx2::ZERO,
         relaxation: Fx1::ONE,
         update_budget: 0,
     };
@@ -267,7 +263,6 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
         let s = self.settings;
         self.rows.warm_fraction = s.contact_warm;
         self.rows.joint_warm_fraction = s.joint_warm;
-        self.rows.tolerance = s.tolerance;
         self.rows.relaxation = s.relaxation;
         let bodies = &mut self.bodies[..self.n_bodies];
         // A held body stays awake (and counts as moving).
