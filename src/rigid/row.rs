@@ -215,8 +215,34 @@ impl<const R: usize> Rows<R> {
 
     /// Remembers this step's keyed impulses, then empties the list.
     pub fn clear(&mut self) {
+        self.clear_holding(false);
+    }
+
+    /// [`Rows::clear`]; with `hold_joints`, the joint and motor impulses
+    /// remembered before are kept too (a folded figure has no joint rows
+    /// for a while; when it unfolds they start from what held it).
+    pub fn clear_holding(&mut self, hold_joints: bool) {
+        // The held joint entries go after this step's rows: the search
+        // for a row starts at its own position, and this step's rows come
+        // back in the same order next step.
+        let mut held = 0;
+        if hold_joints {
+            for k in 0..self.prev_len {
+                if self.prev[k].key & JOINT_KEY != 0 {
+                    self.prev[held] = self.prev[k];
+                    held += 1;
+                }
+            }
+        }
+        let fresh = self.rows[..self.len].iter().filter(|r| r.key != 0).count();
+        let fresh = fresh.min(R - held);
+        self.prev.copy_within(..held, fresh);
         let mut n = 0;
-        for r in self.rows[..self.len].iter().filter(|r| r.key != 0) {
+        for r in self.rows[..self.len]
+            .iter()
+            .filter(|r| r.key != 0)
+            .take(fresh)
+        {
             self.prev[n] = Remembered {
                 a: r.a,
                 b: r.b,
@@ -225,6 +251,7 @@ impl<const R: usize> Rows<R> {
             };
             n += 1;
         }
+        n += held;
         self.prev_len = n;
         self.len = 0;
         self.dropped = 0;

@@ -236,6 +236,21 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
         &mut self.joints[..self.n_joints]
     }
 
+    /// The rows and the bodies, both mutable (to rewrite rows against
+    /// the bodies' poses).
+    pub fn rows_and_bodies(&mut self) -> (&mut Rows<R>, &[Body]) {
+        (&mut self.rows, &self.bodies[..self.n_bodies])
+    }
+
+    /// The joints and the bodies, the bodies mutable (to place bodies by
+    /// their joints).
+    pub fn joints_and_bodies(&mut self) -> (&[Joint], &mut [Body]) {
+        (
+            &self.joints[..self.n_joints],
+            &mut self.bodies[..self.n_bodies],
+        )
+    }
+
     /// One full step (1/60 s).
     pub fn step(&mut self) {
         self.step_marked(&mut |_| {});
@@ -259,7 +274,13 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
     /// Phase 1: clears the rows, adds gravity and damping.
     #[inline(never)]
     pub fn begin_step(&mut self) {
-        self.rows.clear();
+        self.begin_step_holding(false);
+    }
+
+    /// [`World::begin_step`]; with `hold_joints` the joint rows' warm
+    /// starts are kept through a step that has none (a folded figure).
+    pub fn begin_step_holding(&mut self, hold_joints: bool) {
+        self.rows.clear_holding(hold_joints);
         let s = self.settings;
         self.rows.warm_fraction = s.contact_warm;
         self.rows.joint_warm_fraction = s.joint_warm;
@@ -350,6 +371,13 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
     }
 
     /// Phase 5: positions and orientations.
+    /// Solves the rows with exactly `iterations` sweeps (no budget).
+    #[inline(never)]
+    pub fn solve_sweeps(&mut self, iterations: u8) {
+        self.rows
+            .solve(&mut self.bodies[..self.n_bodies], iterations);
+    }
+
     #[inline(never)]
     pub fn integrate(&mut self) {
         integrate(&mut self.bodies[..self.n_bodies]);

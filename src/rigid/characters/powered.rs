@@ -32,11 +32,13 @@
 //!   (a box) for drawing.
 
 use crate::fx;
-use crate::fx::{Fx1, Fx2, Quat, Vec3};
+use crate::fx::{Fx1, Fx2, Fx3, Quat, Vec3};
 
 use super::check;
 use super::pose::{CyclicPose, JointTarget, PoseSource};
-use crate::rigid::body::Body;
+use crate::rigid::body::{Body, STATIC};
+use crate::rigid::contact::CONTACT_KEY;
+use crate::rigid::fold::{Fold, Limits};
 use crate::rigid::joint::Joint;
 use crate::rigid::motor::{ball_error, hinge_error, Motor};
 use crate::rigid::world::Phase;
@@ -363,7 +365,40 @@ pub struct PoweredRagdoll {
     pub frame: u32,
     /// Strength, as a fraction of every motor's full torque.
     pub strength: Fx1,
+    /// Seed 002's physics level of detail: while it stands still under
+    /// its motors, the figure folds into one composite body
+    /// ([`crate::rigid::fold`]). On by default.
+    pub lod: bool,
+    /// The fold, while folded.
+    pub fold: Fold<JOINTS>,
+    /// Consecutive full steps that met the folding conditions.
+    quiet: u8,
 }
+
+/// Folding: after this many consecutive quiet full steps, each with the
+/// mean joint error below [`FOLD_ERROR`], the centre of mass slower than
+/// [`FOLD_SPEED`], pelvis and chest turning slower than [`FOLD_SPIN`],
+/// and the feet alone on the ground. Measured standing under [`IDLE`]
+/// (`cargo run --release --example powered_lod`): error 0.003-0.02
+/// rad, centre of mass 0.02-0.07 m/s, spin 0.04-0.25 rad/s.
+pub const FOLD_AFTER: u8 = 10;
+/// See [`FOLD_AFTER`] (rad).
+pub const FOLD_ERROR: Fx1 = fx!(0.03);
+/// See [`FOLD_AFTER`] (m/s).
+pub const FOLD_SPEED: Fx1 = fx!(0.15);
+/// See [`FOLD_AFTER`] (rad/s).
+pub const FOLD_SPIN: Fx1 = fx!(0.4);
+/// A folded figure unfolds when its composite moves faster than this (it
+/// is falling or was hit), when a foot leaves the ground, when it is
+/// struck, grabbed or its strength changes.
+pub const UNFOLD: Limits = Limits {
+    speed: fx!(0.3),
+    spin: fx!(0.8),
+};
+/// Sweeps of a folded step: one body on its feet's contact rows.
+pub const FOLDED_SWEEPS: u8 = 6;
+/// Both feet.
+const FEET: u32 = 1 << FOOT_L | 1 << FOOT_R;
 
 impl PoweredRagdoll {
     /// No bodies yet: the `const` a static starts from. Call
@@ -372,6 +407,9 @@ impl PoweredRagdoll {
         world: World::empty(SETTINGS),
         frame: 0,
         strength: Fx1::ONE,
+        lod: true,
+        fold: Fold::OFF,
+        quiet: 0,
     };
 
     /// Standing with its feet at `ground` (the point between them), at
@@ -405,6 +443,8 @@ impl PoweredRagdoll {
         }
         self.frame = 0;
         self.strength = Fx1::ONE;
+        self.fold.release();
+        self.quiet = 0;
     }
 
     /// The bodies (boxes: `pos`, `mat`, `half`), in [`part`] order.
@@ -427,6 +467,7 @@ impl PoweredRagdoll {
     pub fn set_strength(&mut self, fraction: Fx1) {
         let fraction = fraction.clamp(Fx1::ZERO, Fx1::ONE);
         self.strength = fraction;
+        self.unfold();
         for (j, s) in self.world.joints_mut().iter_mut().zip(&JOINT_SPECS) {
             j.motor.tau_max = s.strength.mul_lower(fraction);
             j.motor.enabled = fraction > Fx1::ZERO;
@@ -436,6 +477,7 @@ impl PoweredRagdoll {
     /// Applies a linear impulse (N s, world) at world point `at` of body
     /// `body` (a shot, a kick, the stylus).
     pub fn apply_impulse(&mut self, body: u8, at: Vec3, impulse: Vec3) {
+        self.unfold();
         if let Some(b) = self.world.bodies_mut().get_mut(body as usize) {
             let r = at - b.position();
             b.apply_impulse(r, crate::rigid::raise(impulse));
@@ -498,8 +540,72 @@ impl PoweredRagdoll {
     pub fn step_marked(&mut self, pose: &impl PoseSource, mark: &mut impl FnMut(Phase)) {
         self.control(pose);
         mark(Phase::Control);
-        self.world.step_marked(mark);
+        let keep = self.lod && self.world.grab.is_none() && self.fold.touching & FEET == FEET;
+        if self.fold.is_active() && !keep {
+            self.unfold();
+        }
+        let folded = self.fold.is_active()
+            && self
+                .fold
+                .step(&mut self.world, PELVIS, FOLDED_SWEEPS, UNFOLD, mark);
+        if !folded {
+            self.fold.release();
+            self.world.step_marked(mark);
+            self.consider_folding();
+        }
         self.frame += 1;
+    }
+
+    /// True while folded into one body (the level of detail).
+    pub fn is_folded(&self) -> bool {
+        self.fold.is_active()
+    }
+
+    /// Unfolds now: the next step solves every joint.
+    pub fn unfold(&mut self) {
+        self.fold.release();
+        self.quiet = 0;
+    }
+
+    /// After a full step: counts the quiet steps, and folds after
+    /// [`FOLD_AFTER`] of them.
+    fn consider_folding(&mut self) {
+        if !self.lod || self.world.grab.is_some() || self.strength == Fx1::ZERO {
+            self.quiet = 0;
+            return;
+        }
+        let b = self.world.bodies();
+        let mut touching = 0u32;
+        for r in self.world.rows.as_slice() {
+            for i in [r.a, r.b] {
+                if i != STATIC && r.key & CONTACT_KEY != 0 {
+                    touching |= 1 << i;
+                }
+            }
+        }
+        let (mut momentum, mut mass) = (Vec3::<Fx3>::default(), Fx1::ZERO);
+        for body in b {
+            momentum += body.vel * body.mass;
+            mass += body.mass;
+        }
+        let speed = momentum.map(|c| (c / mass).lower()).length();
+        let spin = |i: u8| b[i as usize].spin.lower().length();
+        // Only the feet on the ground: standing, not lying.
+        let quiet = touching == FEET
+            && speed < FOLD_SPEED
+            && spin(PELVIS) < FOLD_SPIN
+            && spin(CHEST) < FOLD_SPIN
+            && self.pose_error() < FOLD_ERROR;
+        self.quiet = if quiet {
+            self.quiet.saturating_add(1)
+        } else {
+            0
+        };
+        if self.quiet >= FOLD_AFTER {
+            let w = &self.world;
+            self.fold.engage(w.bodies(), w.joints());
+            self.fold.touching = touching;
+        }
     }
 
     /// One frame of the built-in [`IDLE`] pose.

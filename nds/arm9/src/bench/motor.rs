@@ -34,6 +34,8 @@ pub fn figures(mb: &mut Mailbox) {
     let mut phases = [0u64; 5];
     let mut total = 0u64;
     let mut rows = 0u64;
+    // Frames that ended folded (seed 002's level of detail), and their cost.
+    let (mut folded, mut folded_cycles) = (0u64, 0u64);
     for f in 0..FRAMES {
         if f == PUSH_FRAME {
             push(r);
@@ -47,6 +49,10 @@ pub fn figures(mb: &mut Mailbox) {
         });
         total += last.wrapping_sub(start) as u64;
         rows += r.world.rows.len() as u64;
+        if r.is_folded() {
+            folded += 1;
+            folded_cycles += last.wrapping_sub(start) as u64;
+        }
     }
     core::hint::black_box(r.world.state_hash());
     let per_frame = |c: u64| us_x10((c / FRAMES as u64) as u32);
@@ -54,6 +60,16 @@ pub fn figures(mb: &mut Mailbox) {
         record(mb, key, per_frame(c), 1);
     }
     record(mb, "motor_character_us.total", per_frame(total), 1);
+    record(mb, "motor_character.folded_frames", folded as i32, 0);
+    if folded > 0 {
+        let folded_avg = us_x10((folded_cycles / folded) as u32);
+        record(mb, "motor_character_us.folded", folded_avg, 1);
+    }
+    let unfolded = FRAMES as u64 - folded;
+    if unfolded > 0 {
+        let full = us_x10(((total - folded_cycles) / unfolded) as u32);
+        record(mb, "motor_character_us.unfolded", full, 1);
+    }
     record(
         mb,
         "motor_character.rows_per_frame",

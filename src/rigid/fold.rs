@@ -1,0 +1,254 @@
+//! Folding a jointed character into one composite body while its motors
+//! hold the pose: seed 002's hybrid dynamics as a physics level of
+//! detail. Every joint DOF is kinematic (it follows its motor target,
+//! known before the step) and only the root's 6 DOF are solved.
+//!
+//! A folded step:
+//! 1. sums the bodies into one [`composite`] (momentum kept);
+//! 2. generates the contacts of every member box as usual, and moves each
+//!    row onto the composite (`J_ang += d x J_lin` for a member at `d`
+//!    from the centre);
+//! 3. solves those rows for the composite alone, and integrates it;
+//! 4. places every member by forward kinematics from the root: each joint
+//!    at its motor target, times the small error it had when the figure
+//!    folded (so folding moves nothing), with the anchor gap it had then.
+//!
+//! What unfolds it is the owner's choice ([`Fold::step`] refuses when the
+//! composite moves faster than the limits it is given); the joint rows
+//! then start cold, from the members' rigid velocities.
+//!
+//! Limits: joints ordered parent before child, each child's parent the
+//! root or an earlier child; at most 32 bodies; motor targets only (a
+//! joint limit is not checked while folded: the targets respect them).
+
+use crate::fx::{Angle, Fx1, Fx2, Quat, Vec3};
+
+use super::body::{Body, STATIC};
+use super::composite::{composite, rigid_velocity};
+use super::integrate::turn;
+use super::joint::{frame, Joint, JointKind};
+use super::world::{Phase, World};
+use super::{clamp_vec, mul_dt, vec_mul_dt, MAX_SPEED, MAX_SPIN};
+
+/// The most rows a folded step takes (a standing figure has 24: four
+/// corners of each foot, a normal and two friction rows each).
+pub const FOLDED_ROWS: usize = 64;
+
+/// The speeds beyond which a folded figure must unfold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Centre-of-mass speed, m/s.
+    pub speed: Fx1,
+    /// Spin, rad/s.
+    pub spin: Fx1,
+}
+
+/// A figure's fold: whether it is folded, and each joint's error and
+/// anchor gap when it folded.
+#[derive(Clone, Copy, Debug)]
+pub struct Fold<const J: usize> {
+    active: bool,
+    /// `want^-1 q_b` at folding (child frame).
+    error: [Quat; J],
+    /// The anchor gap `p_b - p_a` at folding, in `a`'s frame (m).
+    gap: [Vec3; J],
+    /// Bodies with a contact row in the last folded step (a bit each).
+    pub touching: u32,
+    /// The composite's velocity and spin after the last folded step
+    /// (`None` right after folding: then summed from the members).
+    motion: Option<(Vec3<Fx2>, Vec3<Fx2>)>,
+    /// Each hinge's last target angle and its rotation (most hold still).
+    hinge_drive: [(Fx1, Quat); J],
+}
+
+/// The rotation a joint's motor asks of its child, relative to neutral.
+fn drive(j: &Joint) -> Quat {
+    match j.kind {
+        JointKind::Ball { .. } => j.motor.target,
+        JointKind::Hinge { axis_b, .. } => {
+            Quat::from_axis_angle(axis_b, Angle::from_radians(j.motor.angle))
+        }
+    }
+}
+
+/// The child orientation the motor target gives, from the parent's.
+fn wanted(j: &Joint, bodies: &[Body]) -> Quat {
+    frame(bodies, j.a).2 * j.neutral * drive(j)
+}
+
+impl<const J: usize> Fold<J> {
+    /// Unfolded.
+    pub const OFF: Fold<J> = Fold {
+        active: false,
+        error: [Quat::IDENTITY; J],
+        gap: [Vec3::ZERO; J],
+        touching: 0,
+        motion: None,
+        hinge_drive: [(Fx1::ZERO, Quat::IDENTITY); J],
+    };
+
+    /// True while folded.
+    pub fn is_active(&self) -> bool {
+        self.active
+    }
+
+    /// Unfolds: the next step is a full one.
+    pub fn release(&mut self) {
+        self.active = false;
+        self.motion = None;
+    }
+
+    /// Folds the figure as it stands: records each joint's error against
+    /// its target and its anchor gap.
+    pub fn engage(&mut self, bodies: &[Body], joints: &[Joint]) {
+        for (k, j) in joints.iter().enumerate().take(J) {
+            let (pa, ma, _) = frame(bodies, j.a);
+            let (pb, mb, qb) = frame(bodies, j.b);
+            self.error[k] = (wanted(j, bodies).conjugate() * qb).normalise();
+            let gap = (pb + mb.mul_vec_exact(j.anchor_b)) - (pa + ma.mul_vec_exact(j.anchor_a));
+            self.gap[k] = ma.transpose_mul_vec(gap.lower());
+        }
+        self.active = true;
+        self.motion = None;
+        self.hinge_drive = [(Fx1::ZERO, Quat::IDENTITY); J];
+    }
+
+    /// Places every child by forward kinematics from its parent (targets,
+    /// times the error at folding), in joint order.
+    /// The product of unit quaternions along a chain of at most a few
+    /// joints is left unnormalised: it is rebuilt from the root's every
+    /// step, so its `2^-30` per product never accumulates.
+    fn place(&mut self, bodies: &mut [Body], joints: &[Joint]) {
+        for (k, j) in joints.iter().enumerate().take(J) {
+            if j.b == STATIC || j.a == j.b {
+                continue;
+            }
+            let drive = match j.kind {
+                JointKind::Ball { .. } => j.motor.target,
+                JointKind::Hinge { axis_b, .. } => {
+                    let (angle, q) = &mut self.hinge_drive[k];
+                    if *angle != j.motor.angle || *q == Quat::IDENTITY {
+                        *angle = j.motor.angle;
+                        *q = Quat::from_axis_angle(axis_b, Angle::from_radians(*angle));
+                    }
+                    *q
+                }
+            };
+            let q = frame(bodies, j.a).2 * j.neutral * drive * self.error[k];
+            let (pa, ma, _) = frame(bodies, j.a);
+            let anchor = pa + ma.mul_vec_exact(j.anchor_a + self.gap[k]);
+            let b = &mut bodies[j.b as usize];
+            b.rot = q;
+            b.update_derived();
+            b.pos = anchor - b.mat.mul_vec_exact(j.anchor_b);
+        }
+    }
+
+    /// One folded step of `world` (its bodies `0..n`, rooted at `root`).
+    /// Returns `false`, having changed nothing, when the composite moves
+    /// beyond `limits` or cannot be formed; the caller then takes a full
+    /// step.
+    pub fn step<const B: usize, const JJ: usize, const R: usize>(
+        &mut self,
+        world: &mut World<B, JJ, R>,
+        root: u8,
+        sweeps: u8,
+        limits: Limits,
+        mark: &mut impl FnMut(Phase),
+    ) -> bool {
+        let n = world.bodies().len();
+        let members = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
+        let Some(mut c) = composite(world.bodies(), members, self.motion) else {
+            return false;
+        };
+        if c.vel.lower().length() > limits.speed || c.spin.lower().length() > limits.spin {
+            return false;
+        }
+        let s = world.settings;
+        world.begin_step_holding(true);
+        c.vel.y -= Fx2::from_raw(mul_dt(s.gravity.raise().raw()));
+        c.vel = (c.vel * s.linear_damping).lower();
+        c.spin = (c.spin * s.angular_damping).lower();
+        mark(Phase::Joints);
+        world.push_contact_rows();
+        mark(Phase::Contacts);
+        if world.rows.len() > FOLDED_ROWS {
+            // Lying on its side, not standing: finish as a full step.
+            self.active = false;
+            world.push_joint_rows();
+            world.solve();
+            mark(Phase::Solve);
+            world.integrate();
+            mark(Phase::Integrate);
+            return true;
+        }
+        // Every row onto the composite, remembering its bodies for the
+        // warm start of the next step.
+        let mut original = [(0u8, 0u8); FOLDED_ROWS];
+        let mut touching = 0u32;
+        {
+            let (rows, bodies) = world.rows_and_bodies();
+            let lever = |i: u8| (bodies[i as usize].pos - c.pos).lower();
+            for (row, o) in rows.as_mut_slice().iter_mut().zip(original.iter_mut()) {
+                *o = (row.a, row.b);
+                if row.a != STATIC {
+                    touching |= 1 << row.a;
+                    row.ang_a -= lever(row.a).cross(row.lin).lower();
+                    row.a = root;
+                }
+                if row.b != STATIC {
+                    touching |= 1 << row.b;
+                    row.ang_b += lever(row.b).cross(row.lin).lower();
+                    row.b = root;
+                }
+            }
+        }
+        self.touching = touching;
+        let saved = world.bodies()[root as usize];
+        world.bodies_mut()[root as usize] = c;
+        world.solve_sweeps(sweeps);
+        let solved = world.bodies()[root as usize];
+        world.bodies_mut()[root as usize] = saved;
+        for (row, &(a, b)) in world.rows.as_mut_slice().iter_mut().zip(original.iter()) {
+            row.a = a;
+            row.b = b;
+        }
+        mark(Phase::Solve);
+        self.integrate(world, root, &solved);
+        mark(Phase::Integrate);
+        true
+    }
+
+    /// Moves the composite by its solved velocity, then places the
+    /// members and gives each the composite's velocity at its centre.
+    fn integrate<const B: usize, const JJ: usize, const R: usize>(
+        &mut self,
+        world: &mut World<B, JJ, R>,
+        root: u8,
+        c: &Body,
+    ) {
+        let vel = clamp_vec(c.vel, MAX_SPEED);
+        let spin = clamp_vec(c.spin, MAX_SPIN);
+        let centre = c.pos + vec_mul_dt(vel);
+        let (joints, bodies) = world.joints_and_bodies();
+        {
+            let r = &mut bodies[root as usize];
+            let local = r.mat.transpose_mul_vec((r.pos - c.pos).lower());
+            r.rot = turn(r.rot, spin);
+            r.update_derived();
+            r.pos = centre + r.mat.mul_vec_exact(local);
+        }
+        self.place(bodies, joints);
+        self.motion = Some((vel, spin));
+        let moved = Body {
+            pos: centre,
+            vel,
+            spin,
+            ..*c
+        };
+        for b in bodies.iter_mut() {
+            b.vel = rigid_velocity(&moved, (b.pos - centre).lower());
+            b.spin = spin;
+        }
+    }
+}
