@@ -61,14 +61,12 @@ pub fn figures(mb: &mut Mailbox) {
     }
     record(mb, "motor_character_us.total", per_frame(total), 1);
     record(mb, "motor_character.folded_frames", folded as i32, 0);
-    if folded > 0 {
-        let folded_avg = us_x10((folded_cycles / folded) as u32);
-        record(mb, "motor_character_us.folded", folded_avg, 1);
+    if let Some(c) = folded_cycles.checked_div(folded) {
+        record(mb, "motor_character_us.folded", us_x10(c as u32), 1);
     }
     let unfolded = FRAMES as u64 - folded;
-    if unfolded > 0 {
-        let full = us_x10(((total - folded_cycles) / unfolded) as u32);
-        record(mb, "motor_character_us.unfolded", full, 1);
+    if let Some(c) = (total - folded_cycles).checked_div(unfolded) {
+        record(mb, "motor_character_us.unfolded", us_x10(c as u32), 1);
     }
     record(
         mb,
