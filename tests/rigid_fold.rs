@@ -217,3 +217,25 @@ fn the_level_of_detail_off_never_folds() {
         assert!(!r.is_folded());
     }
 }
+
+/// A body hit directly (`Body::apply_impulse`, not through the
+/// character) while folded: the fold sees the changed velocity, sums
+/// the composite afresh and unfolds.
+#[test]
+fn a_body_hit_directly_while_folded_unfolds_it_too() {
+    let mut r = folded_figure();
+    r.step();
+    assert!(r.is_folded());
+    let before = r.bodies()[2].position();
+    let head = &mut r.world.bodies_mut()[2];
+    head.apply_impulse(
+        Vec3::ZERO,
+        Vec3::new(Fx1::ZERO, Fx1::ZERO, Fx1::from_int(30)).raise(),
+    );
+    r.step();
+    assert!(!r.is_folded(), "the hit was lost in the fold");
+    for _ in 0..5 {
+        r.step();
+    }
+    assert!((r.bodies()[2].position() - before).z > fx(0.05));
+}

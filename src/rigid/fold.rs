@@ -59,6 +59,21 @@ pub struct Fold<const J: usize> {
     motion: Option<(Vec3<Fx2>, Vec3<Fx2>)>,
     /// Each hinge's last target angle and its rotation (most hold still).
     hinge_drive: [(Fx1, Quat); J],
+    /// [`signature`] of the velocities a folded step left: a member hit
+    /// from outside since (its body's `apply_impulse`) no longer matches,
+    /// and the composite's motion is summed afresh from the members.
+    left: u32,
+}
+
+/// A digest of every body's velocity and spin.
+fn signature(bodies: &[Body]) -> u32 {
+    let mut h = 0x811c_9dc5u32;
+    for b in bodies {
+        for c in b.vel.to_array().into_iter().chain(b.spin.to_array()) {
+            h = (h ^ c.raw() as u32).wrapping_mul(0x0100_0193);
+        }
+    }
+    h
 }
 
 /// The rotation a joint's motor asks of its child, relative to neutral.
@@ -85,6 +100,7 @@ impl<const J: usize> Fold<J> {
         touching: 0,
         motion: None,
         hinge_drive: [(Fx1::ZERO, Quat::IDENTITY); J],
+        left: 0,
     };
 
     /// True while folded.
@@ -158,6 +174,9 @@ impl<const J: usize> Fold<J> {
     ) -> bool {
         let n = world.bodies().len();
         let members = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
+        if signature(world.bodies()) != self.left {
+            self.motion = None;
+        }
         let Some(mut c) = composite(world.bodies(), members, self.motion) else {
             return false;
         };
@@ -250,5 +269,6 @@ impl<const J: usize> Fold<J> {
             b.vel = rigid_velocity(&moved, (b.pos - centre).lower());
             b.spin = spin;
         }
+        self.left = signature(bodies);
     }
 }

@@ -319,12 +319,14 @@ impl Stylus {
         let Some(dir) = (b.position() - eye).try_normalise() else {
             return false;
         };
-        let impulse = if powered {
-            dir.scale(crate::scenes::powered::STRIKE)
+        if powered {
+            // Through the character: a strike unfolds a folded figure.
+            let (at, impulse) = (b.position(), dir.scale(crate::scenes::powered::STRIKE));
+            sim.powered.apply_impulse(i as u8, at, impulse);
         } else {
-            dir.scale(SHOT_SPEED.mul_lower(b.mass))
-        };
-        b.apply_impulse(Vec3::ZERO, dsphys::rigid::raise(impulse));
+            let impulse = dir.scale(SHOT_SPEED.mul_lower(b.mass));
+            b.apply_impulse(Vec3::ZERO, dsphys::rigid::raise(impulse));
+        }
         self.shots += 1;
         true
     }
