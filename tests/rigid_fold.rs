@@ -239,3 +239,35 @@ fn a_body_hit_directly_while_folded_unfolds_it_too() {
     }
     assert!((r.bodies()[2].position() - before).z > fx(0.05));
 }
+
+/// Folded and calm for half a second, it rests: the legs and pelvis stay
+/// exactly where they are, the arms and head still follow the idle pose,
+/// and a strike wakes and unfolds it.
+#[test]
+fn a_calm_folded_figure_rests_and_still_moves_its_arms() {
+    let mut r = folded_figure();
+    let rest = (0..300).find(|_| {
+        r.step();
+        r.is_resting()
+    });
+    println!("resting after {rest:?} frames");
+    assert!(rest.is_some(), "never came to rest");
+    let legs: Vec<Vec3<Fx2>> = r.bodies()[7..].iter().map(|b| b.pos).collect();
+    let arm = r.bodies()[4].position();
+    for _ in 0..30 {
+        r.step();
+        assert!(r.is_resting());
+    }
+    let still: Vec<Vec3<Fx2>> = r.bodies()[7..].iter().map(|b| b.pos).collect();
+    assert_eq!(legs, still, "the legs moved while resting");
+    let swing = (r.bodies()[4].position() - arm).length();
+    println!(
+        "the left forearm moved {:.3} m in 0.5 s of rest",
+        swing.to_f64()
+    );
+    assert!(swing > fx(0.01), "the arms stopped following the pose");
+    let head = r.bodies()[2].position();
+    r.apply_impulse(2, head, Vec3::new(Fx1::ZERO, Fx1::ZERO, Fx1::from_int(30)));
+    r.step();
+    assert!(!r.is_folded() && !r.is_resting());
+}

@@ -41,6 +41,13 @@ pub struct Limits {
     pub speed: Fx1,
     /// Spin, rad/s.
     pub spin: Fx1,
+    /// A composite slower than this (m/s) and [`Limits::rest_spin`]
+    /// for [`Limits::rest_steps`] folded steps falls asleep.
+    pub rest_speed: Fx1,
+    /// See [`Limits::rest_speed`] (rad/s).
+    pub rest_spin: Fx1,
+    /// See [`Limits::rest_speed`].
+    pub rest_steps: u8,
 }
 
 /// A figure's fold: whether it is folded, and each joint's error and
@@ -59,6 +66,14 @@ pub struct Fold<const J: usize> {
     motion: Option<(Vec3<Fx2>, Vec3<Fx2>)>,
     /// Each hinge's last target angle and its rotation (most hold still).
     hinge_drive: [(Fx1, Quat); J],
+    /// The drive each joint was last placed with.
+    placed: [Quat; J],
+    /// Consecutive folded steps the composite moved slower than
+    /// [`Limits::rest_speed`] and [`Limits::rest_spin`].
+    calm: u8,
+    /// At rest: no contacts are solved and the root stays where it is;
+    /// only the members whose targets move are placed.
+    asleep: bool,
     /// [`signature`] of the velocities a folded step left: a member hit
     /// from outside since (its body's `apply_impulse`) no longer matches,
     /// and the composite's motion is summed afresh from the members.
@@ -100,6 +115,9 @@ impl<const J: usize> Fold<J> {
         touching: 0,
         motion: None,
         hinge_drive: [(Fx1::ZERO, Quat::IDENTITY); J],
+        placed: [Quat::IDENTITY; J],
+        calm: 0,
+        asleep: false,
         left: 0,
     };
 
@@ -112,6 +130,13 @@ impl<const J: usize> Fold<J> {
     pub fn release(&mut self) {
         self.active = false;
         self.motion = None;
+        self.asleep = false;
+        self.calm = 0;
+    }
+
+    /// True while folded and at rest.
+    pub fn is_asleep(&self) -> bool {
+        self.active && self.asleep
     }
 
     /// Folds the figure as it stands: records each joint's error against
@@ -127,6 +152,8 @@ impl<const J: usize> Fold<J> {
         self.active = true;
         self.motion = None;
         self.hinge_drive = [(Fx1::ZERO, Quat::IDENTITY); J];
+        self.asleep = false;
+        self.calm = 0;
     }
 
     /// Places every child by forward kinematics from its parent (targets,
@@ -134,7 +161,9 @@ impl<const J: usize> Fold<J> {
     /// The product of unit quaternions along a chain of at most a few
     /// joints is left unnormalised: it is rebuilt from the root's every
     /// step, so its `2^-30` per product never accumulates.
-    fn place(&mut self, bodies: &mut [Body], joints: &[Joint]) {
+    /// `moved`: the bodies already moved this step (a bit each); a child
+    /// is placed when its parent moved or its drive changed.
+    fn place(&mut self, bodies: &mut [Body], joints: &[Joint], mut moved: u32) {
         for (k, j) in joints.iter().enumerate().take(J) {
             if j.b == STATIC || j.a == j.b {
                 continue;
@@ -150,6 +179,12 @@ impl<const J: usize> Fold<J> {
                     *q
                 }
             };
+            let parent_moved = j.a != STATIC && moved & (1 << j.a) != 0;
+            if !parent_moved && drive == self.placed[k] {
+                continue;
+            }
+            self.placed[k] = drive;
+            moved |= 1 << j.b;
             let q = frame(bodies, j.a).2 * j.neutral * drive * self.error[k];
             let (pa, ma, _) = frame(bodies, j.a);
             let anchor = pa + ma.mul_vec_exact(j.anchor_a + self.gap[k]);
@@ -176,6 +211,22 @@ impl<const J: usize> Fold<J> {
         let members = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
         if signature(world.bodies()) != self.left {
             self.motion = None;
+            self.asleep = false;
+            self.calm = 0;
+        }
+        if self.asleep {
+            mark(Phase::Joints);
+            mark(Phase::Contacts);
+            mark(Phase::Solve);
+            let (joints, bodies) = world.joints_and_bodies();
+            self.place(bodies, joints, 0);
+            for b in bodies.iter_mut() {
+                b.vel = Vec3::default();
+                b.spin = Vec3::default();
+            }
+            self.left = signature(bodies);
+            mark(Phase::Integrate);
+            return true;
         }
         let Some(mut c) = composite(world.bodies(), members, self.motion) else {
             return false;
@@ -234,6 +285,13 @@ impl<const J: usize> Fold<J> {
         }
         mark(Phase::Solve);
         self.integrate(world, root, &solved);
+        let calm = solved.vel.lower().length() < limits.rest_speed
+            && solved.spin.lower().length() < limits.rest_spin;
+        self.calm = if calm { self.calm.saturating_add(1) } else { 0 };
+        if self.calm >= limits.rest_steps {
+            self.asleep = true;
+            self.motion = Some((Vec3::default(), Vec3::default()));
+        }
         mark(Phase::Integrate);
         true
     }
@@ -257,7 +315,7 @@ impl<const J: usize> Fold<J> {
             r.update_derived();
             r.pos = centre + r.mat.mul_vec_exact(local);
         }
-        self.place(bodies, joints);
+        self.place(bodies, joints, 1 << root);
         self.motion = Some((vel, spin));
         let moved = Body {
             pos: centre,

@@ -393,9 +393,17 @@ pub const FOLD_SPIN: Fx1 = fx!(0.4);
 /// A folded figure unfolds when its composite moves faster than this (it
 /// is falling or was hit), when a foot leaves the ground, when it is
 /// struck, grabbed or its strength changes.
+/// A folded figure slower than 6 cm/s and 0.08 rad/s for 30 steps
+/// sleeps: its contacts are no longer solved and only the members its
+/// pose moves (arms and head under [`IDLE`]) are placed. Folded, the
+/// composite rocks on its feet at 0.01-0.06 m/s and rad/s (the feet's
+/// 24 contact rows at 4 sweeps); asleep, it stands still.
 pub const UNFOLD: Limits = Limits {
     speed: fx!(0.3),
     spin: fx!(0.8),
+    rest_speed: fx!(0.06),
+    rest_spin: fx!(0.08),
+    rest_steps: 30,
 };
 /// Sweeps of a folded step: one body on its feet's 24 contact rows,
 /// warm-started (at 4 the bodies move about 2 mm in 5 s standing,
@@ -575,6 +583,11 @@ impl PoweredRagdoll {
     /// True while folded into one body (the level of detail).
     pub fn is_folded(&self) -> bool {
         self.fold.is_active()
+    }
+
+    /// True while folded and at rest (nothing but the pose is stepped).
+    pub fn is_resting(&self) -> bool {
+        self.fold.is_asleep()
     }
 
     /// Unfolds now: the next step solves every joint.
