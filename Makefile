@@ -120,7 +120,7 @@ bench: bench-roms venv melonds
 ## make pcprofile ---------------------------------------------------------
 # Where one ragdoll's frame spends its cycles, function by function: the PC
 # of the ARM9 sampled once per emulated frame in DeSmuME (nds/runner/pcprofile.py).
-# PCPROFILE picks the workload: ragdoll (default), motor, pyramid, anim or animframe
+# PCPROFILE picks the workload: ragdoll (default), motor, pyramid, boxes, anim or animframe
 # (the bench's anim_us alone).
 PCPROFILE ?= ragdoll
 PCPROFILE_FEATURE = $(if $(filter ragdoll,$(PCPROFILE)),pc-profile,pc-profile-$(PCPROFILE))
@@ -174,6 +174,7 @@ clippy: setup-rust
 	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features pc-profile-animframe -- -D warnings
 	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features pc-profile-motor -- -D warnings
 	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features pc-profile-pyramid -- -D warnings
+	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features pc-profile-boxes -- -D warnings
 	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features pc-profile-anim -- -D warnings
 	$(ROM_CARGO) clippy -q $(ARM7_ARGS) -- -D warnings
 

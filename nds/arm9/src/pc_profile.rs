@@ -24,6 +24,7 @@ fn tick(mb: &mut Mailbox) {
 #[cfg(not(any(
     feature = "pc-profile-motor",
     feature = "pc-profile-pyramid",
+    feature = "pc-profile-boxes",
     feature = "pc-profile-anim",
     feature = "pc-profile-animframe"
 )))]
@@ -85,6 +86,24 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
         pyramid(w);
         for frame in 0..SHOT_EVERY {
             pyramid_shot(w, frame);
+            w.step();
+            tick(mb);
+        }
+    }
+}
+
+/// Scene (c)'s box of boxes, asleep, then shot (as `make bench`'s
+/// `rigid_scene_us.box_of_boxes_moving`): 180 frames, again and again.
+#[cfg(feature = "pc-profile-boxes")]
+pub fn run(mb: &'static mut Mailbox) -> ! {
+    use dsphys::rigid::room;
+    static WORLD: TakeOnce<room::BoxWorld> =
+        TakeOnce::new(room::BoxWorld::empty(dsphys::rigid::Settings::DEFAULT));
+    let w = WORLD.take().expect("taken once");
+    loop {
+        let first = room::box_of_boxes(w).expect("box of boxes: the world is too small");
+        room::box_of_boxes_shot(w, first);
+        for _ in 0..180 {
             w.step();
             tick(mb);
         }
