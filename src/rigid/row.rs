@@ -49,15 +49,15 @@ pub const DTCM_ROWS: usize = 104;
 /// fraction, [`Rows::joint_warm_fraction`]).
 pub const JOINT_KEY: u16 = 0x8000;
 
-/// Slots of the warm-start index: a power of two, at least twice any
-/// world's row capacity (480), so that a probe ends soon.
+/// Slots of the warm-start index: room for twice the largest world's
+/// rows (480); a world uses the first `Rows::SLOTS` of them.
 const INDEX_SLOTS: usize = 1024;
 
 /// The warm-start index's slot for bodies `a`, `b` and `key`.
 #[inline]
 fn index_hash(a: u8, b: u8, key: u16) -> usize {
     let x = (a as u32) | (b as u32) << 8 | (key as u32) << 16;
-    (x.wrapping_mul(0x9e37_79b1) >> 22) as usize & (INDEX_SLOTS - 1)
+    (x.wrapping_mul(0x9e37_79b1) >> 22) as usize
 }
 
 /// One constraint row.
@@ -213,6 +213,10 @@ impl<const R: usize> Default for Rows<R> {
 }
 
 impl<const R: usize> Rows<R> {
+    /// The index slots this capacity uses: a power of two, at least twice
+    /// the rows (so that a probe ends soon).
+    const SLOTS: usize = (2 * R).next_power_of_two();
+
     /// No rows and nothing remembered (a `const`, for statics).
     pub const EMPTY: Rows<R> = {
         assert!(R < NO_NORMAL as usize, "row indices are u16");
@@ -273,12 +277,12 @@ impl<const R: usize> Rows<R> {
         }
         n += held;
         self.prev_len = n;
-        self.index = [0; INDEX_SLOTS];
+        self.index[..Self::SLOTS].fill(0);
         for k in 0..n {
             let p = self.prev[k];
-            let mut h = index_hash(p.a, p.b, p.key);
+            let mut h = index_hash(p.a, p.b, p.key) & (Self::SLOTS - 1);
             while self.index[h] != 0 {
-                h = (h + 1) & (INDEX_SLOTS - 1);
+                h = (h + 1) & (Self::SLOTS - 1);
             }
             self.index[h] = k as u16 + 1;
         }
@@ -318,7 +322,7 @@ impl<const R: usize> Rows<R> {
         }
         // The first remembered row with these bodies and key (the lowest
         // index: entries go in in order).
-        let mut h = index_hash(row.a, row.b, row.key);
+        let mut h = index_hash(row.a, row.b, row.key) & (Self::SLOTS - 1);
         let found = loop {
             match self.index[h] {
                 0 => break None,
@@ -329,7 +333,7 @@ impl<const R: usize> Rows<R> {
                     }
                 }
             }
-            h = (h + 1) & (INDEX_SLOTS - 1);
+            h = (h + 1) & (Self::SLOTS - 1);
         };
         let fraction = if row.key & JOINT_KEY != 0 {
             self.joint_warm_fraction
