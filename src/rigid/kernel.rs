@@ -181,8 +181,16 @@ impl Prepared {
                 [x, y, z, p, q, r]
             };
             let s = side_exponent(&m24);
-            for (dst, v) in p.m[at..at + 6].iter_mut().zip(m24) {
-                *dst = narrow(v, s);
+            if m24.iter().all(|v| *v as i32 as i64 == *v) {
+                // The common case: every component fits 32 bits, where a
+                // shift by a variable amount is one instruction, not six.
+                for (dst, v) in p.m[at..at + 6].iter_mut().zip(m24) {
+                    *dst = narrow32(v as i32, s);
+                }
+            } else {
+                for (dst, v) in p.m[at..at + 6].iter_mut().zip(m24) {
+                    *dst = narrow(v, s);
+                }
             }
             // |dd| = |d| 2^(s - 6) <= 2^30.
             let t = s - 6;
@@ -306,6 +314,20 @@ fn narrow(x: i64, s: i32) -> i16 {
     // The magnitude rounded half up is the value rounded half away from
     // zero: one shift of the magnitude, no tie test.
     let r = (((x.unsigned_abs() >> (s - 1)) + 1) >> 1).min(i16::MAX as u64) as i16;
+    if x < 0 {
+        -r
+    } else {
+        r
+    }
+}
+
+/// [`narrow`] for a value that fits 32 bits: the same result.
+#[inline(always)]
+fn narrow32(x: i32, s: i32) -> i16 {
+    if s <= 0 {
+        return (x << (-s).min(15)).clamp(i16::MIN as i32, i16::MAX as i32) as i16;
+    }
+    let r = (((x.unsigned_abs() >> (s - 1)) + 1) >> 1).min(i16::MAX as u32) as i16;
     if x < 0 {
         -r
     } else {

@@ -188,6 +188,9 @@ pub struct Rows<const R: usize> {
     /// position was quadratic once a woken pile changed the rows' order
     /// (4.8 % of scene (c)'s time, `make pcprofile PCPROFILE=boxes`).
     index: [u16; INDEX_SLOTS],
+    /// The index slot of each `prev` entry, to empty the index in
+    /// `O(prev_len)` rather than clear all of it every step.
+    slot_of: [u16; R],
     /// The rows in solver form, when there are more than [`DTCM_ROWS`].
     prepared: [Prepared; R],
     /// Rows that did not fit this step (a sign the capacity is too low).
@@ -230,6 +233,7 @@ impl<const R: usize> Rows<R> {
             prev: [Remembered::ZERO; R],
             prev_len: 0,
             index: [0; INDEX_SLOTS],
+            slot_of: [0; R],
             prepared: [Prepared::ZERO; R],
             dropped: 0,
             relaxation: Fx1::ONE,
@@ -247,6 +251,9 @@ impl<const R: usize> Rows<R> {
     /// remembered before are kept too (a folded figure has no joint rows
     /// for a while; when it unfolds they start from what held it).
     pub fn clear_holding(&mut self, hold_joints: bool) {
+        for &h in &self.slot_of[..self.prev_len] {
+            self.index[h as usize] = 0;
+        }
         // The held joint entries go after this step's rows (this step's
         // take precedence for a key both have).
         let mut held = 0;
@@ -277,7 +284,6 @@ impl<const R: usize> Rows<R> {
         }
         n += held;
         self.prev_len = n;
-        self.index[..Self::SLOTS].fill(0);
         for k in 0..n {
             let p = self.prev[k];
             let mut h = index_hash(p.a, p.b, p.key) & (Self::SLOTS - 1);
@@ -285,6 +291,7 @@ impl<const R: usize> Rows<R> {
                 h = (h + 1) & (Self::SLOTS - 1);
             }
             self.index[h] = k as u16 + 1;
+            self.slot_of[k] = h as u16;
         }
         self.len = 0;
         self.dropped = 0;
@@ -292,8 +299,10 @@ impl<const R: usize> Rows<R> {
 
     /// Forgets all impulses (no warm start on the next step).
     pub fn forget(&mut self) {
+        for &h in &self.slot_of[..self.prev_len] {
+            self.index[h as usize] = 0;
+        }
         self.prev_len = 0;
-        self.index = [0; INDEX_SLOTS];
         self.len = 0;
         self.dropped = 0;
     }
