@@ -265,9 +265,14 @@ impl<const R: usize> Rows<R> {
                 }
             }
         }
-        let fresh = self.rows[..self.len].iter().filter(|r| r.key != 0).count();
-        let fresh = fresh.min(R - held);
-        self.prev.copy_within(..held, fresh);
+        let fresh = if held == 0 {
+            R
+        } else {
+            let fresh = self.rows[..self.len].iter().filter(|r| r.key != 0).count();
+            let fresh = fresh.min(R - held);
+            self.prev.copy_within(..held, fresh);
+            fresh
+        };
         let mut n = 0;
         for r in self.rows[..self.len]
             .iter()

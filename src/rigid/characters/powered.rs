@@ -603,15 +603,8 @@ impl PoweredRagdoll {
             self.quiet = 0;
             return;
         }
+        // Cheapest first: a moving figure (most full steps) stops here.
         let b = self.world.bodies();
-        let mut touching = 0u32;
-        for r in self.world.rows.as_slice() {
-            for i in [r.a, r.b] {
-                if i != STATIC && r.key & CONTACT_KEY != 0 {
-                    touching |= 1 << i;
-                }
-            }
-        }
         let (mut momentum, mut mass) = (Vec3::<Fx3>::default(), Fx1::ZERO);
         for body in b {
             momentum += body.vel * body.mass;
@@ -619,12 +612,19 @@ impl PoweredRagdoll {
         }
         let speed = momentum.map(|c| (c / mass).lower()).length();
         let spin = |i: u8| b[i as usize].spin.lower().length();
+        let calm = speed < FOLD_SPEED && spin(PELVIS) < FOLD_SPIN && spin(CHEST) < FOLD_SPIN;
+        let mut touching = 0u32;
+        if calm {
+            for r in self.world.rows.as_slice() {
+                for i in [r.a, r.b] {
+                    if i != STATIC && r.key & CONTACT_KEY != 0 {
+                        touching |= 1 << i;
+                    }
+                }
+            }
+        }
         // Only the feet on the ground: standing, not lying.
-        let quiet = touching == FEET
-            && speed < FOLD_SPEED
-            && spin(PELVIS) < FOLD_SPIN
-            && spin(CHEST) < FOLD_SPIN
-            && self.pose_error() < FOLD_ERROR;
+        let quiet = calm && touching == FEET && self.pose_error() < FOLD_ERROR;
         self.quiet = if quiet {
             self.quiet.saturating_add(1)
         } else {
