@@ -36,6 +36,7 @@ pub fn figures(mb: &mut Mailbox) {
     let mut rows = 0u64;
     // Frames that ended folded (seed 002's level of detail), and their cost.
     let (mut folded, mut folded_cycles) = (0u64, 0u64);
+    let mut resting = 0i32;
     for f in 0..FRAMES {
         if f == PUSH_FRAME {
             push(r);
@@ -49,6 +50,7 @@ pub fn figures(mb: &mut Mailbox) {
         });
         total += last.wrapping_sub(start) as u64;
         rows += r.world.rows.len() as u64;
+        resting += r.is_resting() as i32;
         if r.is_folded() {
             folded += 1;
             folded_cycles += last.wrapping_sub(start) as u64;
@@ -61,6 +63,7 @@ pub fn figures(mb: &mut Mailbox) {
     }
     record(mb, "motor_character_us.total", per_frame(total), 1);
     record(mb, "motor_character.folded_frames", folded as i32, 0);
+    record(mb, "motor_character.resting_frames", resting, 0);
     if let Some(c) = folded_cycles.checked_div(folded) {
         record(mb, "motor_character_us.folded", us_x10(c as u32), 1);
     }
