@@ -13,13 +13,20 @@
 //!    at its motor target, times the small error it had when the figure
 //!    folded (so folding moves nothing), with the anchor gap it had then.
 //!
+//! A composite that stays calm for a while rests: its steps only place
+//! the members whose targets move (no contacts, no solve), until a hit
+//! (any change to the velocities it left) wakes it.
+//!
 //! What unfolds it is the owner's choice ([`Fold::step`] refuses when the
 //! composite moves faster than the limits it is given); the joint rows
-//! then start cold, from the members' rigid velocities.
+//! then warm-start from what held the pose before it folded
+//! ([`super::row::Rows::clear_holding`]), from the members' rigid
+//! velocities.
 //!
 //! Limits: joints ordered parent before child, each child's parent the
-//! root or an earlier child; at most 32 bodies; motor targets only (a
-//! joint limit is not checked while folded: the targets respect them).
+//! root or an earlier child; at most 32 bodies (more are refused); motor
+//! targets only (a joint limit is not checked while folded: the targets
+//! respect them).
 
 use crate::fx::{Angle, Fx1, Fx2, Quat, Vec3};
 
@@ -208,7 +215,10 @@ impl<const J: usize> Fold<J> {
         mark: &mut impl FnMut(Phase),
     ) -> bool {
         let n = world.bodies().len();
-        let members = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
+        if n > 32 {
+            return false;
+        }
+        let members = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
         if signature(world.bodies()) != self.left {
             self.motion = None;
             self.asleep = false;
