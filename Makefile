@@ -146,7 +146,7 @@ insn-mix: rom venv
 # table), and (g)'s rain stops at its first overrun by design, so its
 # steady state sits just under the budget. STRESS_SCENES sets both lists; every scene:
 # make stress-test STRESS_SCENES=abcdefg.
-STRESS_SCENES_DESMUME ?= adf
+STRESS_SCENES_DESMUME ?= adef
 STRESS_SCENES_MELONDS ?= abdef
 ifdef STRESS_SCENES
 STRESS_SCENES_DESMUME := $(STRESS_SCENES)
