@@ -419,6 +419,15 @@ def run_one(name: str, args: argparse.Namespace) -> bool:
         vblanks, idle = int(s.live["irq.vblanks"]), int(s.live["frame.idle_us"])
         checks.append(("vblank_halt", vblanks >= args.frames and idle > 0,
                        f"{vblanks} VBlank interrupts, {idle} us halted in the last frame"))
+        if s.letter == "e":
+            # Standing quiet, the powered ragdoll folds into one body
+            # (seed 002's level of detail) and rests: only folded steps
+            # come to rest, so a demo that stepped its bare world (as it
+            # did until 0349eb8: folded at reset, never stepped folded)
+            # shows 1 here.
+            lod = int(s.live["powered.lod"])
+            checks.append(("resting", lod == 2,
+                           f"level of detail {lod} (0 full, 1 folded, 2 resting)"))
         ref = os.path.join(args.check, name, f"scene_{s.letter}.png")
         checks.append(("reference",) + check_reference(s.top, ref))
         for what, passed, detail in checks:

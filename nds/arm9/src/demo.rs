@@ -422,6 +422,13 @@ fn publish_live(
     live::set(mb, Live::Bodies, dynamic as i32);
     live::set(mb, Live::RowsDropped, sim.rows_dropped() as i32);
     live::set(mb, Live::RainFull, sim.rain.full as i32);
+    // The powered ragdoll's level of detail: 0 full, 1 folded, 2 resting
+    // (-1 in the other scenes).
+    let lod = match sim.rigid {
+        scenes::Rigid::Powered => sim.powered.is_folded() as i32 + sim.powered.is_resting() as i32,
+        _ => -1,
+    };
+    live::set(mb, Live::PoweredLod, lod);
     live::set(mb, Live::PolysSubmitted, budget.used() as i32);
     live::set(mb, Live::PolysStored, stored.polygons as i32);
     live::set(mb, Live::PolysMaxSubmitted, d.max_submitted as i32);

@@ -49,9 +49,10 @@ pub enum Live {
     Vblanks,
     VertsMaxStored,
     GxUnderflows,
+    PoweredLod,
 }
 
-const KEYS: [&str; 41] = [
+const KEYS: [&str; 42] = [
     "scene",
     "scene.pending",
     "ragdolls",
@@ -93,6 +94,7 @@ const KEYS: [&str; 41] = [
     "irq.vblanks",
     "verts.max_stored",
     "gx.underflows",
+    "powered.lod",
 ];
 
 /// Writes the keys and zero values, and publishes the count.
