@@ -366,11 +366,9 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
             self.settings.update_budget,
             self.rows.len(),
         );
-        self.rows
-            .solve(&mut self.bodies[..self.n_bodies], iterations);
+        self.solve_sweeps(iterations);
     }
 
-    /// Phase 5: positions and orientations.
     /// Solves the rows with exactly `iterations` sweeps (no budget).
     #[inline(never)]
     pub fn solve_sweeps(&mut self, iterations: u8) {
@@ -378,6 +376,7 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
             .solve(&mut self.bodies[..self.n_bodies], iterations);
     }
 
+    /// Phase 5: positions and orientations.
     #[inline(never)]
     pub fn integrate(&mut self) {
         integrate(&mut self.bodies[..self.n_bodies]);
