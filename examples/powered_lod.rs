@@ -8,8 +8,10 @@
 //!
 //! `cargo run --release --example powered_lod`
 
-use dsphys::fx::{Fx1, Vec3};
-use dsphys::rigid::characters::powered::{part, push, PoweredRagdoll, PUSH_FRAME};
+use dsphys::fx::Vec3;
+use dsphys::rigid::characters::powered::{
+    minute_of_pushes, part, push, PoweredRagdoll, PUSH_FRAME,
+};
 
 fn main() {
     let mut r = PoweredRagdoll::new(Vec3::ZERO);
@@ -46,20 +48,13 @@ fn main() {
             let mut r = PoweredRagdoll::new(Vec3::ZERO);
             r.lod = lod;
             let (mut fell, mut folded, mut drift) = (None, 0, 0.0f64);
-            for f in 0..3600u32 {
-                if f % 120 == offset {
-                    push(&mut r);
-                }
-                if f == 1800 {
-                    r.set_strength(Fx1::ONE.div_int(4));
-                }
-                r.step();
+            minute_of_pushes(&mut r, offset, |r, f| {
                 folded += r.is_folded() as u32;
                 drift = drift.max(r.world.max_joint_drift().to_f64());
                 if fell.is_none() && r.head().position().y.to_f64() < 1.2 {
                     fell = Some(f);
                 }
-            }
+            });
             println!(
                 "folding {lod:5}, pushes at {offset:3} + 120 k: falls at {fell:?}, \
                  {folded} of 3600 frames folded, worst drift {drift:.4} m"

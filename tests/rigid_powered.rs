@@ -4,6 +4,7 @@
 
 use dsphys::fx;
 use dsphys::fx::{Fx1, Vec3};
+use dsphys::rigid::characters::powered;
 use dsphys::rigid::characters::powered::{push, PoweredRagdoll, PUSH_FRAME};
 
 /// The fastest body speed, m/s.
@@ -110,24 +111,16 @@ fn no_explosion_over_a_minute_of_pushes_when_folding() {
     assert_eq!(dropped, 0);
 }
 
-/// Pushes every 2 s for a minute, weak from 30 s: the fastest body
-/// (m/s), the worst joint drift (m) and the rows dropped.
+/// [`powered::minute_of_pushes`] from the scenario's push frame: the
+/// fastest body (m/s), the worst joint drift (m) and the rows dropped.
 fn minute_of_pushes(lod: bool) -> (f64, f64, u16) {
     let mut r = PoweredRagdoll::new(Vec3::ZERO);
     r.lod = lod;
     let (mut fastest, mut drift) = (0.0f64, 0.0f64);
-    for f in 0..3600u32 {
-        if f % 120 == PUSH_FRAME {
-            push(&mut r);
-        }
-        // Weak then strong again, as a damaged character would be.
-        if f == 1800 {
-            r.set_strength(Fx1::ONE.div_int(4));
-        }
-        r.step();
-        fastest = fastest.max(max_speed(&r));
+    powered::minute_of_pushes(&mut r, PUSH_FRAME, |r, _| {
+        fastest = fastest.max(max_speed(r));
         drift = drift.max(r.world.max_joint_drift().to_f64());
-    }
+    });
     println!(
         "fastest body {fastest:.2} m/s, worst joint drift {drift:.4} m, rows dropped {}",
         r.world.rows.dropped

@@ -145,6 +145,20 @@ pub fn push_contact<const R: usize>(
     }
 }
 
+/// The bodies with a contact row among `rows`, a bit each (indices from
+/// 32 on are left out).
+pub fn touching(rows: &[Row]) -> u32 {
+    let mut bodies = 0u32;
+    for r in rows.iter().filter(|r| r.key & CONTACT_KEY != 0) {
+        for i in [r.a, r.b] {
+            if i < 32 {
+                bodies |= 1 << i;
+            }
+        }
+    }
+    bodies
+}
+
 /// Contacts of box `i`'s corners with `plane`; returns how many.
 #[inline(never)]
 pub fn box_plane<const R: usize>(

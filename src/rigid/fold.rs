@@ -32,6 +32,7 @@ use crate::fx::{Angle, Fx1, Fx2, Quat, Vec3};
 
 use super::body::{Body, STATIC};
 use super::composite::{composite, rigid_velocity};
+use super::contact::touching;
 use super::integrate::turn;
 use super::joint::{frame, Joint, JointKind};
 use super::world::{Phase, World};
@@ -98,21 +99,6 @@ fn signature(bodies: &[Body]) -> u32 {
     h
 }
 
-/// The rotation a joint's motor asks of its child, relative to neutral.
-fn drive(j: &Joint) -> Quat {
-    match j.kind {
-        JointKind::Ball { .. } => j.motor.target,
-        JointKind::Hinge { axis_b, .. } => {
-            Quat::from_axis_angle(axis_b, Angle::from_radians(j.motor.angle))
-        }
-    }
-}
-
-/// The child orientation the motor target gives, from the parent's.
-fn wanted(j: &Joint, bodies: &[Body]) -> Quat {
-    frame(bodies, j.a).2 * j.neutral * drive(j)
-}
-
 impl<const J: usize> Fold<J> {
     /// Unfolded.
     pub const OFF: Fold<J> = Fold {
@@ -146,19 +132,35 @@ impl<const J: usize> Fold<J> {
         self.active && self.asleep
     }
 
+    /// The rotation joint `k`'s motor asks of its child, relative to
+    /// neutral (a hinge's is kept while its angle holds: most do).
+    fn drive(&mut self, k: usize, j: &Joint) -> Quat {
+        match j.kind {
+            JointKind::Ball { .. } => j.motor.target,
+            JointKind::Hinge { axis_b, .. } => {
+                let (angle, q) = &mut self.hinge_drive[k];
+                if *angle != j.motor.angle || *q == Quat::IDENTITY {
+                    *angle = j.motor.angle;
+                    *q = Quat::from_axis_angle(axis_b, Angle::from_radians(*angle));
+                }
+                *q
+            }
+        }
+    }
+
     /// Folds the figure as it stands: records each joint's error against
     /// its target and its anchor gap.
     pub fn engage(&mut self, bodies: &[Body], joints: &[Joint]) {
         for (k, j) in joints.iter().enumerate().take(J) {
-            let (pa, ma, _) = frame(bodies, j.a);
+            let (pa, ma, qa) = frame(bodies, j.a);
             let (pb, mb, qb) = frame(bodies, j.b);
-            self.error[k] = (wanted(j, bodies).conjugate() * qb).normalise();
+            let wanted = qa * j.neutral * self.drive(k, j);
+            self.error[k] = (wanted.conjugate() * qb).normalise();
             let gap = (pb + mb.mul_vec_exact(j.anchor_b)) - (pa + ma.mul_vec_exact(j.anchor_a));
             self.gap[k] = ma.transpose_mul_vec(gap.lower());
         }
         self.active = true;
         self.motion = None;
-        self.hinge_drive = [(Fx1::ZERO, Quat::IDENTITY); J];
         self.asleep = false;
         self.calm = 0;
     }
@@ -175,17 +177,7 @@ impl<const J: usize> Fold<J> {
             if j.b == STATIC || j.a == j.b {
                 continue;
             }
-            let drive = match j.kind {
-                JointKind::Ball { .. } => j.motor.target,
-                JointKind::Hinge { axis_b, .. } => {
-                    let (angle, q) = &mut self.hinge_drive[k];
-                    if *angle != j.motor.angle || *q == Quat::IDENTITY {
-                        *angle = j.motor.angle;
-                        *q = Quat::from_axis_angle(axis_b, Angle::from_radians(*angle));
-                    }
-                    *q
-                }
-            };
+            let drive = self.drive(k, j);
             let parent_moved = j.a != STATIC && moved & (1 << j.a) != 0;
             if !parent_moved && drive == self.placed[k] {
                 continue;
@@ -264,26 +256,23 @@ impl<const J: usize> Fold<J> {
         }
         // Every row onto the composite, remembering its bodies for the
         // warm start of the next step.
+        self.touching = touching(world.rows.as_slice());
         let mut original = [(0u8, 0u8); FOLDED_ROWS];
-        let mut touching = 0u32;
         {
             let (rows, bodies) = world.rows_and_bodies();
             let lever = |i: u8| (bodies[i as usize].pos - c.pos).lower();
             for (row, o) in rows.as_mut_slice().iter_mut().zip(original.iter_mut()) {
                 *o = (row.a, row.b);
                 if row.a != STATIC {
-                    touching |= 1 << row.a;
                     row.ang_a -= lever(row.a).cross(row.lin).lower();
                     row.a = root;
                 }
                 if row.b != STATIC {
-                    touching |= 1 << row.b;
                     row.ang_b += lever(row.b).cross(row.lin).lower();
                     row.b = root;
                 }
             }
         }
-        self.touching = touching;
         let saved = world.bodies()[root as usize];
         world.bodies_mut()[root as usize] = c;
         world.solve_sweeps(sweeps);

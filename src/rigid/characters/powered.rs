@@ -36,8 +36,8 @@ use crate::fx::{Fx1, Fx2, Fx3, Quat, Vec3};
 
 use super::check;
 use super::pose::{CyclicPose, JointTarget, PoseSource};
-use crate::rigid::body::{Body, STATIC};
-use crate::rigid::contact::CONTACT_KEY;
+use crate::rigid::body::Body;
+use crate::rigid::contact::touching;
 use crate::rigid::fold::{Fold, Limits};
 use crate::rigid::joint::Joint;
 use crate::rigid::motor::{ball_error, hinge_error, Motor};
@@ -393,6 +393,7 @@ pub const FOLD_SPIN: Fx1 = fx!(0.4);
 /// A folded figure unfolds when its composite moves faster than this (it
 /// is falling or was hit), when a foot leaves the ground, when it is
 /// struck, grabbed or its strength changes.
+///
 /// A folded figure slower than 6 cm/s and 0.08 rad/s for 30 steps
 /// sleeps: its contacts are no longer solved and only the members its
 /// pose moves (arms and head under [`IDLE`]) are placed. Folded, the
@@ -613,16 +614,11 @@ impl PoweredRagdoll {
         let speed = momentum.map(|c| (c / mass).lower()).length();
         let spin = |i: u8| b[i as usize].spin.lower().length();
         let calm = speed < FOLD_SPEED && spin(PELVIS) < FOLD_SPIN && spin(CHEST) < FOLD_SPIN;
-        let mut touching = 0u32;
-        if calm {
-            for r in self.world.rows.as_slice() {
-                for i in [r.a, r.b] {
-                    if i != STATIC && r.key & CONTACT_KEY != 0 {
-                        touching |= 1 << i;
-                    }
-                }
-            }
-        }
+        let touching = if calm {
+            touching(self.world.rows.as_slice())
+        } else {
+            0
+        };
         // Only the feet on the ground: standing, not lying.
         let quiet = calm && touching == FEET && self.pose_error() < FOLD_ERROR;
         self.quiet = if quiet {
@@ -671,6 +667,27 @@ pub fn push_and_recover_in(r: &mut PoweredRagdoll, frames: u32) -> u32 {
         r.step();
     }
     r.world.state_hash()
+}
+
+/// A minute of pushes: the scenario's push every 2 s from frame
+/// `first_push` (below 120), the strength cut to a quarter from 30 s on,
+/// as a damaged character's would be. `each` sees the figure after every
+/// frame, with the frame's number.
+pub fn minute_of_pushes(
+    r: &mut PoweredRagdoll,
+    first_push: u32,
+    mut each: impl FnMut(&PoweredRagdoll, u32),
+) {
+    for f in 0..3600u32 {
+        if f % 120 == first_push {
+            push(r);
+        }
+        if f == 1800 {
+            r.set_strength(Fx1::ONE.div_int(4));
+        }
+        r.step();
+        each(r, f);
+    }
 }
 
 /// The frame at which the scenario pushes.
