@@ -8,6 +8,7 @@
 //!
 //! - [`body`]: a box body, its inertia and derived world data.
 //! - [`box_of_boxes`]: 27 cubes in a container (seed 003's scene).
+//! - [`broad`]: the contact broad phase (bounding boxes in `i32`).
 //! - [`chain`]: a three-link arm, the bench for inverse dynamics.
 //! - [`integrate`]: gravity, velocity caps, position and quaternion steps.
 //! - [`row`]: one constraint row and the solver over a fixed buffer.
@@ -50,6 +51,7 @@
 
 pub mod body;
 pub mod box_of_boxes;
+pub mod broad;
 pub mod chain;
 pub mod characters;
 pub mod composite;

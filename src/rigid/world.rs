@@ -15,6 +15,7 @@ use crate::fx::{Fx1, Fx2, Vec3};
 use crate::verlet::Fnv1a;
 
 use super::body::Body;
+use super::broad::Bounds;
 use super::contact::{box_box, box_plane, ContactSettings, Plane};
 use super::grab::Grab;
 use super::integrate::{apply_gravity, damp, integrate};
@@ -326,6 +327,10 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
         }
         let bodies = &self.bodies[..self.n_bodies];
         let s = &self.settings.contact;
+        let mut bounds = [Bounds::default(); B];
+        for (o, b) in bounds.iter_mut().zip(bodies) {
+            *o = Bounds::of(b, s.margin);
+        }
         let mut count = 0;
         for i in 0..self.n_bodies {
             // Sleepers only meet awake bodies, from the awake side.
@@ -337,7 +342,10 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
             }
             for j in 0..self.n_bodies {
                 let passive = bodies[j].is_static() || bodies[j].is_asleep();
-                if j == i || (j < i && !passive) || self.exempt(i, j) {
+                if j == i || (j < i && !passive) || !bounds[i].overlap(&bounds[j]) {
+                    continue;
+                }
+                if self.exempt(i, j) {
                     continue;
                 }
                 count += box_box(&mut self.rows, bodies, i as u8, j as u8, s);
