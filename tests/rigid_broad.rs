@@ -30,7 +30,7 @@ fn contacts(bodies: &[Body], s: &ContactSettings) -> usize {
 /// negative) between their bounding boxes, with a random sub-FX1 offset.
 fn pair(rng: &mut XorShift32, axis: usize, gap: i64, turned: bool) -> [Body; 2] {
     let half = |rng: &mut XorShift32| Fx1::from_raw(400 + (rng.next_u32() % 800) as i32);
-    let mut make = |rng: &mut XorShift32| {
+    let make = |rng: &mut XorShift32| {
         let h = Vec3::new(half(rng), half(rng), half(rng));
         let q = random_quat(rng, turned);
         Body::new_box(h, fx!(1.0), Vec3::ZERO, q)
