@@ -18,6 +18,8 @@ use super::div_dt;
 use super::joint::perpendicular_basis;
 use super::row::{Row, Rows, UNBOUNDED};
 
+pub use super::box_pair::box_box;
+
 /// A plane `normal . x = offset` with solid below (`normal . x < offset`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Plane {
@@ -59,13 +61,20 @@ impl ContactSettings {
 /// side) shifted by 2, and the row (0 normal, 1 and 2 friction).
 pub const CONTACT_KEY: u16 = 0x4000;
 
-/// The eight corners of a box in body-local coordinates.
+/// Corner `k` of a box in body-local coordinates: bit 0 of `k` picks
+/// `+x`, bit 1 `+y`, bit 2 `+z` (clear: the minus side).
+#[inline]
+pub fn corner(half: Vec3, k: usize) -> Vec3 {
+    let s = |bit: usize, h: Fx1| if k & bit != 0 { h } else { -h };
+    Vec3::new(s(1, half.x), s(2, half.y), s(4, half.z))
+}
+
+/// The eight corners of a box in body-local coordinates ([`corner`]).
 #[inline]
 pub fn corners(half: Vec3) -> [Vec3; 8] {
     let mut out = [Vec3::ZERO; 8];
-    for (i, c) in out.iter_mut().enumerate() {
-        let s = |bit: usize, h: Fx1| if i & bit != 0 { h } else { -h };
-        *c = Vec3::new(s(1, half.x), s(2, half.y), s(4, half.z));
+    for (k, c) in out.iter_mut().enumerate() {
+        *c = corner(half, k);
     }
     out
 }
@@ -186,113 +195,6 @@ pub fn box_plane<const R: usize>(
             push_contact(rows, bodies, STATIC, i, p, &normal, depth, mu, s, f);
             count += 1;
         }
-    }
-    count
-}
-
-/// Contacts between boxes `i` and `j`; returns how many.
-///
-/// The normal is the face axis (of either box) with the least overlap,
-/// the separating-axis test without the edge-edge axes. Corners of `i`
-/// inside `j` then give contacts with their depth below `j`'s extent
-/// along the normal; when fewer than four are found (a small box under a
-/// big one, an edge across a face), corners of `j` inside `i` are added
-/// the same way.
-#[inline(never)]
-pub fn box_box<const R: usize>(
-    rows: &mut Rows<R>,
-    bodies: &[Body],
-    i: u8,
-    j: u8,
-    s: &ContactSettings,
-) -> usize {
-    let (bi, bj) = (&bodies[i as usize], &bodies[j as usize]);
-    let d = (bi.pos - bj.pos).lower();
-    // A corner found below is inside the other box grown by the margin
-    // along its own axes, so within sqrt(3) margins of it along any world
-    // axis: world bounding boxes further apart than 2 margins give none.
-    // (Exact: the same contacts as without this test, for less work.)
-    let gap = d.map(Fx1::abs) - (bi.bound + bj.bound);
-    let far = s.margin * 2;
-    if gap.x >= far || gap.y >= far || gap.z >= far {
-        return 0;
-    }
-    let reach = bi.half.length() + bj.half.length() + s.margin;
-    if d.length_squared() > reach * reach {
-        return 0;
-    }
-    // The axis of least overlap; `n` points from j to i.
-    let mut best_pen = Fx1::MAX;
-    let mut n = Vec3::Y;
-    for axis in bi.mat.cols.into_iter().chain(bj.mat.cols) {
-        let along = d.dot(axis).lower();
-        let pen = (extent(bi, axis) + extent(bj, axis)).lower() - along.abs();
-        if pen < -s.margin {
-            return 0;
-        }
-        if pen < best_pen {
-            best_pen = pen;
-            n = if along < Fx1::ZERO { -axis } else { axis };
-        }
-    }
-    let mu = bi.friction.min(bj.friction);
-    let normal = Normal::new(n);
-    let top_j = extent(bj, n).raise() + n.dot(bj.pos);
-    let mut count = corners_inside(rows, bodies, i, j, (j, i), 0, &normal, mu, s, |p| {
-        (top_j - n.dot(p)).lower()
-    });
-    if count < 4 {
-        let bottom_i = n.dot(bi.pos) - extent(bi, n).raise();
-        count += corners_inside(rows, bodies, j, i, (j, i), 8, &normal, mu, s, |p| {
-            (n.dot(p) - bottom_i).lower()
-        });
-    }
-    count
-}
-
-/// Half the box's extent along unit `axis`: `sum h_m |col_m . axis|`.
-#[inline]
-fn extent(b: &Body, axis: Vec3) -> Fx2 {
-    let mut e = Fx2::ZERO;
-    for (col, h) in b.mat.cols.iter().zip(b.half.to_array()) {
-        e += col.dot(axis).lower().abs() * h;
-    }
-    e
-}
-
-/// Contacts of `corner_box`'s corners that lie inside `other` (within the
-/// margin), as rows between `pair = (a, b)` with `normal.n` from `a` to `b`;
-/// `depth` gives a corner's penetration.
-#[allow(clippy::too_many_arguments)]
-fn corners_inside<const R: usize>(
-    rows: &mut Rows<R>,
-    bodies: &[Body],
-    corner_box: u8,
-    other: u8,
-    pair: (u8, u8),
-    side: u16,
-    normal: &Normal,
-    mu: Fx1,
-    s: &ContactSettings,
-    depth: impl Fn(Vec3<Fx2>) -> Fx2,
-) -> usize {
-    let (bc, bo) = (&bodies[corner_box as usize], &bodies[other as usize]);
-    // `n` always points from the pair's j to its i.
-    let (a, b) = pair;
-    let h = bo.half.to_array();
-    let mut count = 0;
-    for (k, c) in corners(bc.half).into_iter().enumerate() {
-        let p = bc.world_point(c);
-        let local = bo.mat.transpose_mul_vec((p - bo.pos).lower()).to_array();
-        if (0..3).any(|k| local[k].abs() - h[k] >= s.margin) {
-            continue;
-        }
-        let dep = depth(p);
-        if dep <= -s.margin.raise() {
-            continue;
-        }
-        push_contact(rows, bodies, a, b, p, normal, dep, mu, s, side | k as u16);
-        count += 1;
     }
     count
 }

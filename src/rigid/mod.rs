@@ -14,6 +14,7 @@
 //! - [`row`]: one constraint row and the solver over a fixed buffer.
 //! - [`kernel`]: the solver's inner loop, in compact integer rows.
 //! - [`contact`]: box-plane and box-box contacts as rows with friction.
+//! - [`box_pair`]: the box-box contact test, in the boxes' own frames.
 //! - [`joint`]: ball-and-socket and hinge joints and their limits.
 //! - [`grab`]: a point of a body pulled towards a target with a bounded
 //!   force (the stylus's "mouse joint").
@@ -51,6 +52,7 @@
 
 pub mod body;
 pub mod box_of_boxes;
+pub mod box_pair;
 pub mod broad;
 pub mod chain;
 pub mod characters;
