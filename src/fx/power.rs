@@ -26,6 +26,16 @@ use fixed::types::{I16F48, I20F12, I28F36, I40F24, I4F60};
 
 use crate::divsqrt::{div_auto, div_i32, sqrt_u64};
 
+/// [`round_shr`] for an `i32`, for `1 <= s <= 31`: the same result in
+/// 32-bit instructions.
+#[inline]
+pub const fn round_shr32(x: i32, s: u32) -> i32 {
+    let q = x >> s;
+    let rem = x & ((1i32 << s) - 1);
+    let half = 1i32 << (s - 1);
+    q + ((rem + (q >= 0) as i32) > half) as i32
+}
+
 /// `x / 2^s` rounded to nearest, ties away from zero, for `1 <= s <= 63`.
 ///
 /// Written as floor plus a carry so that it cannot overflow near `i64::MAX`

@@ -11,12 +11,13 @@
 //! close the gap this step, so nothing tunnels at rest and nothing
 //! bounces (no restitution).
 
+use crate::fx::power::round_shr32;
 use crate::fx::{Fx1, Fx2, Fx3, Vec3};
 
 use super::body::{Body, STATIC};
 use super::div_dt;
 use super::joint::perpendicular_basis;
-use super::row::{Row, Rows, UNBOUNDED};
+use super::row::{Row, Rows, NO_NORMAL, UNBOUNDED};
 
 pub use super::box_pair::box_box;
 
@@ -115,11 +116,16 @@ pub fn push_contact<const R: usize>(
     s: &ContactSettings,
     feature: u16,
 ) {
-    let lever = |i: u8| -> Vec3 {
+    let lever = |i: u8| -> [i32; 3] {
         if i == STATIC {
-            Vec3::ZERO
+            [0; 3]
         } else {
-            (point - bodies[i as usize].pos).lower()
+            // Clamped to +-32 m, so that `lever_cross` fits 32 bits (a
+            // contact point is inside its box: levers are box-sized).
+            (point - bodies[i as usize].pos)
+                .lower()
+                .raw()
+                .map(|c| c.clamp(-MAX_LEVER, MAX_LEVER))
         }
     };
     let (ra, rb) = (lever(a), lever(b));
@@ -131,27 +137,50 @@ pub fn push_contact<const R: usize>(
     } else {
         Fx2::from_raw(div_dt(depth.raw()))
     };
-    let row = |dir: Vec3, target: Fx2| {
-        Row::new(
-            a,
-            b,
-            dir,
-            -ra.cross(dir).lower(),
-            rb.cross(dir).lower(),
-            target,
-        )
-    };
     let key = CONTACT_KEY | (feature << 2);
-    let normal_row = row(normal.n, target).bounded(Fx2::ZERO, UNBOUNDED);
-    let Some(n) = rows.push(normal_row.keyed(key)) else {
+    let row = |dir: Vec3, target: Fx2, key: u16| Row {
+        a,
+        b,
+        lin: dir,
+        ang_a: -lever_cross(ra, dir),
+        ang_b: lever_cross(rb, dir),
+        target,
+        lo: -UNBOUNDED,
+        hi: UNBOUNDED,
+        friction_of: NO_NORMAL,
+        mu: Fx1::ZERO,
+        lambda: Fx2::ZERO,
+        key,
+    };
+    let mut normal_row = row(normal.n, target, key);
+    normal_row.lo = Fx2::ZERO;
+    let Some(n) = rows.push(normal_row) else {
         return;
     };
-    for (k, t) in [(1, normal.t1), (2, normal.t2)] {
-        let mut f = row(t, Fx2::ZERO).keyed(key | k);
+    for (k, t) in [(1, &normal.t1), (2, &normal.t2)] {
+        let mut f = row(*t, Fx2::ZERO, key | k);
         f.friction_of = n;
         f.mu = mu;
         rows.push(f);
     }
+}
+
+/// Largest lever component of a contact row, FX1 raw (32 m).
+const MAX_LEVER: i32 = 1 << 17;
+
+/// `r x d` lowered to FX1 (rounded as `lower`), for a lever `r` within
+/// [`MAX_LEVER`] and a unit `d` (components at most `2^12`): each product
+/// is below `2^29`, each difference below `2^30`, so 32 bits hold it and
+/// the result equals `Vec3::cross(..).lower()` in 64 bits.
+#[inline(always)]
+fn lever_cross(r: [i32; 3], d: Vec3) -> Vec3 {
+    let [x, y, z] = d.raw();
+    let low = |v: i32| Fx1::from_raw(round_shr32(v, 12));
+    Vec3::new(
+        low(r[1] * z - r[2] * y),
+        low(r[2] * x - r[0] * z),
+        low(r[0] * y - r[1] * x),
+    )
 }
 
 /// The bodies with a contact row among `rows`, a bit each (indices from

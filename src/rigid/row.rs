@@ -355,6 +355,8 @@ impl<const R: usize> Rows<R> {
             self.warm_fraction
         };
         match found {
+            // A whole warm start (the box scenes') needs no 64-bit product.
+            Some(p) if fraction == Fx1::ONE => p.lambda,
             Some(p) => (p.lambda * fraction).lower(),
             None => Fx2::ZERO,
         }
