@@ -169,29 +169,34 @@ impl Prepared {
             let Some(b) = solved_body(bodies, i) else {
                 continue;
             };
-            let m_lin = lin * b.inv_mass;
-            let m_ang = b.inv_inertia_world.mul_vec_exact(ang);
             // lin . (lin / m) is |lin|^2 / m exactly: one wide product
             // instead of three (Q24 * Q12 = Q36, below 2^43).
             let lin2: i64 = lin.raw().iter().map(|&c| c as i64 * c as i64).sum();
-            k += Fx3::from_raw(lin2 * b.inv_mass.raw() as i64) + ang.dot(m_ang);
-            let m24: [i64; 6] = {
-                let [x, y, z] = m_lin.to_array().map(Fx2::raw);
-                let [p, q, r] = m_ang.to_array().map(Fx2::raw);
-                [x, y, z, p, q, r]
-            };
-            let s = side_exponent(&m24);
-            if m24.iter().all(|v| *v as i32 as i64 == *v) {
-                // The common case: every component fits 32 bits, where a
-                // shift by a variable amount is one instruction, not six.
-                for (dst, v) in p.m[at..at + 6].iter_mut().zip(m24) {
-                    *dst = narrow32(v as i32, s);
+            let s = if let Some((m32, k_side)) = side_32(b, lin, ang, lin2) {
+                // The common case (a box's inertia, box-sized levers):
+                // every product fits 32 bits, where a multiply is one
+                // instruction and a variable shift one, not six.
+                k += Fx3::from_raw(k_side);
+                let s = side_exponent32(&m32);
+                for (dst, v) in p.m[at..at + 6].iter_mut().zip(m32) {
+                    *dst = narrow32(v, s);
                 }
+                s
             } else {
+                let m_lin = lin * b.inv_mass;
+                let m_ang = b.inv_inertia_world.mul_vec_exact(ang);
+                k += Fx3::from_raw(lin2 * b.inv_mass.raw() as i64) + ang.dot(m_ang);
+                let m24: [i64; 6] = {
+                    let [x, y, z] = m_lin.to_array().map(Fx2::raw);
+                    let [p, q, r] = m_ang.to_array().map(Fx2::raw);
+                    [x, y, z, p, q, r]
+                };
+                let s = side_exponent(&m24);
                 for (dst, v) in p.m[at..at + 6].iter_mut().zip(m24) {
                     *dst = narrow(v, s);
                 }
-            }
+                s
+            };
             // |dd| = |d| 2^(s - 6) <= 2^30.
             let t = s - 6;
             if t > 0 {
@@ -302,6 +307,45 @@ fn side_exponent(m24: &[i64; 6]) -> i32 {
     }
     let bits = 64 - big.leading_zeros() as i32;
     bits - M_BITS as i32
+}
+
+/// One side's `M^-1 J^T` (Q24) and its share of `J M^-1 J^T` (Q36) in
+/// 32-bit products, when they fit: `|I^-1|` (largest entry) times
+/// `sum |ang|` below `2^31` bounds each angular component, and an inverse
+/// mass below 128 / kg (`2^19` raw) times a unit `lin` (`2^12`) each
+/// linear one. The same values as the 64-bit path, exactly; `None` when a
+/// bound fails (a light hand's inertia, a long lever).
+#[inline(always)]
+fn side_32(b: &Body, lin: Vec3, ang: Vec3, lin2: i64) -> Option<([i32; 6], i64)> {
+    let im = b.inv_mass.raw();
+    let cols = b.inv_inertia_world.cols.map(|c| c.raw());
+    let a = ang.raw();
+    let big = cols
+        .iter()
+        .flatten()
+        .fold(0u32, |m, c| m | c.unsigned_abs());
+    let reach = a.iter().map(|c| c.unsigned_abs() as u64).sum::<u64>();
+    // `big` is at most twice the largest entry (an OR of magnitudes).
+    if (big as u64) * reach >= 1 << 31 || !(0..1 << 19).contains(&im) {
+        return None;
+    }
+    let l = lin.raw();
+    if l.iter().any(|c| c.unsigned_abs() > 1 << 12) {
+        return None;
+    }
+    let ma = [0, 1, 2].map(|r| cols[0][r] * a[0] + cols[1][r] * a[1] + cols[2][r] * a[2]);
+    let k = lin2 * im as i64 + (0..3).map(|c| a[c] as i64 * ma[c] as i64).sum::<i64>();
+    Some(([l[0] * im, l[1] * im, l[2] * im, ma[0], ma[1], ma[2]], k))
+}
+
+/// [`side_exponent`] for components that fit 32 bits.
+#[inline(always)]
+fn side_exponent32(m: &[i32; 6]) -> i32 {
+    let big = m.iter().fold(0, |acc, x| acc | x.unsigned_abs());
+    if big == 0 {
+        return 0;
+    }
+    32 - big.leading_zeros() as i32 - M_BITS as i32
 }
 
 /// `x * 2^-s` rounded to nearest (half away from zero, so that the two
