@@ -48,10 +48,12 @@ fn chain_error(p: &Particles<16>) -> (f64, f64) {
 fn relax_chain(p: &mut Particles<16>, c: &mut Constraints<16>, passes: u32) -> Vec<f64> {
     let mut history = vec![chain_error(p).0];
     for _ in 0..passes {
-        // The solver's view: positions only.
+        // The solver's view: positions, and remainders it adds to (which
+        // only a velocity would read).
         let mut x = [Vec3::ZERO; 16];
+        let mut rem = [[0; 3]; 16];
         x[..p.len()].copy_from_slice(p.positions());
-        c.relax(&mut x, 1);
+        c.relax(&mut x, &mut rem, 1);
         for (i, xi) in x[..p.len()].iter().enumerate() {
             p.move_pinned(i, *xi);
         }

@@ -57,20 +57,24 @@ fn twin_starts_where_the_fixed_ragdoll_is() {
 #[test]
 fn twin_tracks_a_thrown_ragdoll_to_a_millimetre_until_it_lands() {
     // Thrown without a kick, the ragdoll flies for 37 frames: integration
-    // and relaxation alone, and the twin stays within 1 mm (4 FX1 steps).
+    // and relaxation alone, and the twin stays within 2 mm (8 FX1 steps;
+    // 1.3 mm measured, 0.7 mm before the constraints' rounding went to the
+    // remainders, whose positions lag the twin's by up to half a step).
     let dev = deviations(false, 36);
     std::println!(
         "thrown: max deviation {:.5} m over 36 frames",
         dev.iter().fold(0.0f32, |a, &b| a.max(b))
     );
-    assert!(dev.iter().all(|&d| d < 0.001), "{dev:?}");
+    assert!(dev.iter().all(|&d| d < 0.002), "{dev:?}");
 }
 
 #[test]
-fn twin_tracks_a_kicked_tumble_to_centimetres() {
-    // Kicked, the stretched ragdoll relaxes through many corrections and
-    // the two drift apart by up to 3 mm a frame (FX1 rounding of the mass
-    // split and of each correction), then hit the wall at frame 36.
+fn twin_tracks_a_kicked_tumble_to_millimetres() {
+    // Kicked, the stretched ragdoll relaxes through many corrections, then
+    // hits the wall at frame 36. While each correction's rounding went
+    // straight into the velocity the two drifted apart by up to 3 mm a
+    // frame (63 mm at frame 36); with it carried in the remainders they
+    // stay within 2.5 mm.
     let dev = deviations(true, 36);
     std::println!(
         "kicked: max deviation at frames 10/20/36: {:.4} {:.4} {:.4} m",
@@ -79,7 +83,7 @@ fn twin_tracks_a_kicked_tumble_to_centimetres() {
         dev[35]
     );
     assert!(dev[..10].iter().all(|&d| d < 0.002), "{dev:?}");
-    assert!(dev.iter().all(|&d| d < 0.08), "{dev:?}");
+    assert!(dev.iter().all(|&d| d < 0.005), "{dev:?}");
 }
 
 #[test]

@@ -22,7 +22,9 @@
 //! the particle's next step (error diffusion). Without it, gravity at
 //! 1/60 s (11.16 FX1 steps per step^2) would round to 11 (1.4 % weak), and
 //! damping would not act on speeds below `0.5 / (1 - damping)` steps per
-//! step (0.7 m/s at 0.99).
+//! step (0.7 m/s at 0.99). The constraint solver adds what its rounding
+//! leaves out to the same remainder (`super::constraints`), so that its
+//! corrections' velocities are exact too.
 
 use crate::divsqrt::div_auto;
 use crate::fx::{Fx1, Vec3};
@@ -49,8 +51,9 @@ pub struct Particles<const N: usize> {
     len: usize,
     cur: [Vec3; N],
     prev: [Vec3; N],
-    /// Integration rounding remainder: FX2 raw, in `[-2048, 2048)` (half an
-    /// FX1 step either way), per component.
+    /// Rounding remainder: FX2 raw, per component; in `[-2048, 2048)` (half
+    /// an FX1 step either way) after integration, plus the constraints'
+    /// leftovers (below a step each) until the next one.
     rem: [[i32; 3]; N],
     inv_mass: [Fx1; N],
     /// The inverse mass to restore on `unpin`.
@@ -346,12 +349,12 @@ impl<const N: usize> Particles<N> {
         self.rem = [[0; 3]; N];
     }
 
-    /// The whole array of current positions, for the constraint solver
-    /// (its links name particles below the count; the fixed size lets it
-    /// index without bounds checks).
+    /// The whole arrays of current positions and rounding remainders, for
+    /// the constraint solver (its links name particles below the count;
+    /// the fixed size lets it index without bounds checks).
     #[inline]
-    pub(crate) fn solver_positions(&mut self) -> &mut [Vec3; N] {
-        &mut self.cur
+    pub(crate) fn solver_state(&mut self) -> (&mut [Vec3; N], &mut [[i32; 3]; N]) {
+        (&mut self.cur, &mut self.rem)
     }
 
     /// Rounding remainders, for the state hash.

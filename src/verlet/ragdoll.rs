@@ -302,19 +302,36 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
         }
         let fix = self.conserve_momentum && !self.any_pinned;
         let before = if fix { self.mass_moment() } else { self.drift };
-        let x = self.particles.solver_positions();
-        self.constraints.relax(x, iterations as u32);
+        let (x, rem) = self.particles.solver_state();
+        self.constraints.relax(x, rem, iterations as u32);
         if fix {
             self.drift += self.mass_moment() - before;
             self.give_back_drift();
         }
     }
 
-    /// `sum m_i x_i` (kg m, exact).
+    /// `sum m_i (x_i + r_i)` (kg m), with `r_i` the particle's rounding
+    /// remainder: the constraints move a particle by a rounded step and
+    /// put what rounding left out into its remainder, so the remainders
+    /// are part of where the particles are headed (exact in FX2 but for
+    /// the remainders' rounding to it, below 2^-24 kg m a particle).
     #[inline]
     fn mass_moment(&self) -> Vec3<Fx2> {
         let x = self.particles.positions();
-        self.mass_weighted(|i| x[i])
+        let mut s = self.mass_weighted(|i| x[i]);
+        let m = self.particles.masses();
+        for (r, &mi) in self.particles.remainders().iter().zip(m) {
+            for (c, &rc) in r.iter().enumerate() {
+                // FX2 raw * FX1 raw = Q36, to Q24.
+                let v = (rc as i64 * mi.raw() as i64 + (1 << 11)) >> 12;
+                match c {
+                    0 => s.x += Fx2::from_raw(v),
+                    1 => s.y += Fx2::from_raw(v),
+                    _ => s.z += Fx2::from_raw(v),
+                }
+            }
+        }
+        s
     }
 
     /// Shifts every particle back by whole FX1 steps of accumulated drift.
