@@ -33,11 +33,9 @@ pub fn tumbling_ragdoll_into(r: &mut Ragdoll, offset: Vec3) {
     r.apply_impulse(0, Vec3::new(fx!(-3.0), Fx1::ZERO, fx!(2.0)));
 }
 
-/// One frame of the default ragdoll in [`ROOM`].
+/// One frame of the default ragdoll in [`ROOM`] (it sleeps once it rests).
 pub fn step_in_room(r: &mut Ragdoll) {
-    r.step_with(&Settings::DEFAULT, |_, prev, cur, radius| {
-        ROOM.collide(prev, cur, radius)
-    });
+    r.step_in_room(&Settings::DEFAULT, &ROOM);
 }
 
 /// The state hash of [`tumbling_ragdoll`] after `frames` frames in the room.

@@ -19,7 +19,7 @@
 
 use crate::fx::{Fx1, Vec3};
 use crate::scenario::{tumbling_ragdoll_into, ROOM};
-use crate::verlet::{step_crowd_with, Fnv1a, Ragdoll, Settings, Untimed};
+use crate::verlet::{step_crowd_in_room, Fnv1a, Ragdoll, Settings, Untimed};
 use crate::xorshift::XorShift32;
 
 /// Ragdolls in the soak: the fewest that also exercise ragdoll contacts.
@@ -134,12 +134,7 @@ pub fn soak(crowd: &mut [Option<Ragdoll>; SOAK_RAGDOLLS], frames: u32, seed: u32
             );
             out.impulses += 1;
         }
-        step_crowd_with(
-            &mut crowd[..],
-            &settings,
-            |_, prev, cur, radius| ROOM.collide(prev, cur, radius),
-            &mut Untimed,
-        );
+        step_crowd_in_room(&mut crowd[..], &settings, &ROOM, &mut Untimed);
         for r in crowd.iter().flatten() {
             out.max_speed = out.max_speed.max(r.max_speed());
             for p in r.positions() {

@@ -58,13 +58,13 @@ fn the_checks_can_fail() {
 /// Regression guard: the hash of the ROM's short soak (`soak_short`:
 /// 5000 frames from seed 1, `soak()` in `nds/arm9/build.rs`). Derivation:
 /// `soak(5000, 1)` on the host (since the constraints carry their rounding
-/// in the particles' remainders), printed by
+/// in the particles' remainders and ragdolls sleep in the room), printed by
 /// `the_short_soak_matches_its_committed_hash` with `--nocapture`. The
 /// ROM compares the DS's soak with the host's build-time value; this
 /// constant ties that value to a fixed number, so that a change to the
 /// crowd, the stylus kicks or the Verlet step shows here even when host
 /// and ROM change together.
-const SOAK_5000_SEED1: u32 = 0x0ef3_cac3;
+const SOAK_5000_SEED1: u32 = 0x0524_fd4a;
 
 #[test]
 fn the_short_soak_matches_its_committed_hash() {

@@ -17,7 +17,7 @@ use crate::collision::{separate_spheres, CollisionWorld};
 use crate::fx::{Fx1, Vec3};
 
 use super::timing::timed;
-use super::{PhaseTimer, Ragdoll, Settings, StepParams, StepPhase, WorldContacts};
+use super::{BoxRoom, PhaseTimer, Ragdoll, Settings, StepParams, StepPhase, WorldContacts};
 
 /// The most ragdolls [`step_crowd_in_world`] takes (a bit each in its
 /// masks).
@@ -63,6 +63,18 @@ pub fn step_crowd_with<T: PhaseTimer, const N: usize, const C: usize>(
         r.particles.for_each_free(&mut collide);
         false
     })
+}
+
+/// One frame of a crowd in a box room, with contacts between them and
+/// sleeping (a ragdoll resting on the room for [`super::SLEEP_FRAMES`]
+/// sleeps); returns the particle pairs that touched.
+pub fn step_crowd_in_room<T: PhaseTimer, const N: usize, const C: usize>(
+    crowd: &mut [Option<Ragdoll<N, C>>],
+    settings: &Settings,
+    room: &BoxRoom,
+    timer: &mut T,
+) -> usize {
+    step_crowd(crowd, settings, timer, |r, _| r.touch_room(room))
 }
 
 /// The crowd frame; `world(r, timer)` collides one ragdoll with the world

@@ -66,7 +66,9 @@ pub mod timing;
 pub mod world;
 
 pub use constraints::{Constraints, Link, RelaxStats, APPROX_MAX_LENGTH, DEFAULT_APPROX_WINDOW};
-pub use crowd::{separate_ragdolls, step_crowd_in_world, step_crowd_with, MAX_CROWD};
+pub use crowd::{
+    separate_ragdolls, step_crowd_in_room, step_crowd_in_world, step_crowd_with, MAX_CROWD,
+};
 pub use def::{ConstraintDef, ConstraintKind, ParticleDef, RagdollDef};
 pub use particles::Particles;
 pub use plane::BoxRoom;

@@ -27,6 +27,13 @@ impl BoxRoom {
     /// Pushes a sphere of `radius` at `cur` back inside, zeroing the
     /// velocity into each wall it touches and applying friction along it.
     pub fn collide(&self, prev: &mut Vec3, cur: &mut Vec3, radius: Fx1) {
+        self.touch(prev, cur, radius);
+    }
+
+    /// [`BoxRoom::collide`], and whether the sphere touched a wall (for
+    /// sleeping: a ragdoll only sleeps while it rests on something).
+    pub fn touch(&self, prev: &mut Vec3, cur: &mut Vec3, radius: Fx1) -> bool {
+        let mut touched = false;
         let lo = self.min.to_array();
         let hi = self.max.to_array();
         let mut c = cur.to_array();
@@ -40,6 +47,7 @@ impl BoxRoom {
             } else {
                 continue;
             };
+            touched = true;
             c[axis] = target;
             p[axis] = target;
             for t in [(axis + 1) % 3, (axis + 2) % 3] {
@@ -48,5 +56,6 @@ impl BoxRoom {
         }
         *cur = Vec3::from_array(c);
         *prev = Vec3::from_array(p);
+        touched
     }
 }

@@ -6,6 +6,7 @@ use crate::fx::{Fx1, Fx2, Fx3, Vec3};
 use super::constraints::Constraints;
 use super::def::RagdollDef;
 use super::particles::Particles;
+use super::plane::BoxRoom;
 use super::settings::{Settings, StepParams};
 use super::timing::{timed, PhaseTimer, StepPhase, Untimed};
 use super::world::WorldContacts;
@@ -165,6 +166,30 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
                 self.relax_after_collision(settings, &p, t);
             }
         });
+    }
+
+    /// One frame in a box `room`: [`Ragdoll::step_with`] with the room's
+    /// collision, and sleep: asleep, it does nothing.
+    pub fn step_in_room(&mut self, settings: &Settings, room: &BoxRoom) {
+        if self.asleep {
+            return;
+        }
+        let p = self.begin_frame(settings);
+        let mut touching = false;
+        for _ in 0..p.substeps {
+            self.integrate_and_relax(settings, &p, &mut Untimed);
+            touching = self.touch_room(room);
+            self.relax_after_collision(settings, &p, &mut Untimed);
+        }
+        self.update_sleep(touching, &p);
+    }
+
+    /// Collides every free particle with `room`; true if any touched it.
+    pub(super) fn touch_room(&mut self, room: &BoxRoom) -> bool {
+        let mut any = false;
+        self.particles
+            .for_each_free(|_, prev, cur, radius| any |= room.touch(prev, cur, radius));
+        any
     }
 
     /// One frame in a k-d tree `world`: [`Ragdoll::step_with`] with

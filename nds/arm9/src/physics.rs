@@ -8,7 +8,7 @@ use dsphys::collision::CollisionWorld;
 use dsphys::scenario::ROOM;
 use dsphys::scenario::WORLD_FRICTION;
 use dsphys::verlet::{
-    step_crowd_in_world, step_crowd_with, PhaseTimer, Ragdoll, Settings, StepPhase, WorldContacts,
+    step_crowd_in_world, PhaseTimer, Ragdoll, Settings, StepPhase, WorldContacts,
 };
 use profiler::PhaseId;
 
@@ -92,19 +92,15 @@ pub fn step_ragdoll_in_world(
 }
 
 /// One frame of a crowd of ragdolls in the box room ([`ROOM`]), with
-/// contacts between them; returns the particle pairs that touched.
+/// contacts between them and sleeping; returns the particle pairs that
+/// touched.
 pub fn step_crowd_in_room(
     crowd: &mut [Option<Ragdoll>],
     settings: &Settings,
     prof: &mut Profiler,
     ph: &PhysicsPhases,
 ) -> usize {
-    step_crowd_with(
-        crowd,
-        settings,
-        |_, prev, cur, radius| ROOM.collide(prev, cur, radius),
-        &mut Timed { prof, ph },
-    )
+    dsphys::verlet::step_crowd_in_room(crowd, settings, &ROOM, &mut Timed { prof, ph })
 }
 
 /// One frame of a crowd of ragdolls in a k-d tree world, with contacts
