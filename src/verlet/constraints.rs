@@ -227,24 +227,33 @@ impl Link {
         // and rounding them one way would push both particles the same way
         // every time, a steady momentum drift. `b` takes the rest, so the
         // moves sum to `corr`.
-        let share = |c: i32| {
+        // Each component's correction `c`, `a`'s share of it, and what
+        // rounding left out of both for the remainders (module docs), all
+        // in 32 bits: the exact move is `d * frac` (Q28, below 2^29), so
+        // `e`, its FX2 leftover after rounding to `c`, is below 2^11;
+        // `c * ratio` is `a`'s exact share of `c` in FX2 (below 2^26), so
+        // `a`'s exact share of the move is `c * ratio + (e * ratio >> 12)`
+        // (the floor splits over the whole part), the same as
+        // `leftovers` finds in 64 bits.
+        let split = |d: i32, c: i32| {
+            let full = d * frac;
             let p = c * ratio;
-            (p + (1 << 11) + (p >> 31)) >> 12
+            let a = (p + (1 << 11) + (p >> 31)) >> 12;
+            let e = (full >> 4) - (c << 12);
+            let for_a = p - (a << 12) + ((e * ratio) >> 12);
+            (a, for_a, for_a - e)
         };
-        let (ax, ay, az) = (share(cx), share(cy), share(cz));
+        let (ax, rax, rbx) = split(dx, cx);
+        let (ay, ray, rby) = split(dy, cy);
+        let (az, raz, rbz) = split(dz, cz);
         x[ia] += Vec3::from_raw(ax, ay, az);
         x[ib] -= Vec3::from_raw(cx - ax, cy - ay, cz - az);
-        // What rounding left out goes to the remainders (module docs):
-        // the exact move is `d * frac` (Q28, below 2^29) in FX2, Q24.
-        for (k, (d, c, a)) in [(dx, cx, ax), (dy, cy, ay), (dz, cz, az)]
-            .into_iter()
-            .enumerate()
-        {
-            let exact = ((d * frac) >> 4) as i64;
-            let (moved, moved_a) = ((c as i64) << 12, (a as i64) << 12);
-            let (for_a, for_b) = leftovers(exact, moved, moved_a, self.ratio_a);
-            rem[ia][k] += for_a;
-            rem[ib][k] += for_b;
+        let (ra, rb) = (&mut rem[ia], [rbx, rby, rbz]);
+        for (r, v) in ra.iter_mut().zip([rax, ray, raz]) {
+            *r += v;
+        }
+        for (r, v) in rem[ib].iter_mut().zip(rb) {
+            *r += v;
         }
         1
     }
