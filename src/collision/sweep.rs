@@ -170,41 +170,21 @@ fn hit(t: Fx2, center: Vec3, normal: Vec3, depth: Fx1, feature: Feature) -> Hit 
 ///
 /// Needs `r <= MAX_RADIUS`, `|p1 - p0|` at most `MAX_STEP` per axis and
 /// coordinates within `WORLD_LIMIT`.
-///
-/// The plane test that rejects most candidates is inlined into the
-/// caller's loop, and the rest of the sweep is a call: the whole function
-/// set up its frame (about 25 stack stores) before its first branch, so
-/// that a rejection cost 78 instructions (issue 21). The values are the
-/// same, so are the results.
-#[inline(always)]
 pub fn sweep_sphere_triangle(tri: &Triangle, p0: Vec3, p1: Vec3, r: Fx1) -> Option<Hit> {
     debug_assert!(r >= Fx1::ZERO && r <= super::MAX_RADIUS);
-    // FX1 * FX2 products of 32-bit raws (one multiply-accumulate each,
-    // exact in 64 bits): the signed distance of the start and its change
-    // over the step, FX3.
-    let n = [tri.n.x, tri.n.y, tri.n.z];
-    let dot = |p: [i32; 3]| -> i64 { (0..3).map(|k| p[k] as i64 * n[k] as i64).sum() };
-    let s0 = Fx3::from_raw(dot(p0.raw())) - tri.d;
+    let n = tri.n.fx2(); // FX2: unit normal
     let r3 = Fx3::from(r); // FX3: r as a distance along n (|n| = 1)
+    let s0 = tri.signed_distance(p0); // FX3: signed distance of the start
     if s0 < -r3 {
         return None; // more than r behind: one-sided
     }
-    let sv = Fx3::from_raw(dot((p1 - p0).raw()));
-    if s0 >= r3 && s0 + sv >= r3 {
-        return None; // never within r of the plane: the cheap rejection
-    }
-    sweep_near_plane(tri, p0, p1, r, s0, sv)
-}
-
-/// [`sweep_sphere_triangle`] past its plane test: `s0` is the start's
-/// signed distance and `sv` its change over the step (FX3).
-#[inline(never)]
-fn sweep_near_plane(tri: &Triangle, p0: Vec3, p1: Vec3, r: Fx1, s0: Fx3, sv: Fx3) -> Option<Hit> {
-    let n = tri.n.fx2(); // FX2: unit normal
-    let r3 = Fx3::from(r); // FX3: r as a distance along n (|n| = 1)
     let v = p1 - p0; // FX1: the motion
+    let sv = v.dot(n); // FX3: change of the signed distance over the step
     let s1 = s0 + sv; // FX3: signed distance of the end
     if s0 >= r3 {
+        if s1 >= r3 {
+            return None; // never within r of the plane: the cheap rejection
+        }
         // Touches the plane at t = (s0 - r) / (s0 - s1).
         let t = fraction(s0 - r3, -sv); // FX2
         let c = at(p0, v, t); // FX1: centre at t
