@@ -11,7 +11,9 @@ ROM_DIR   := $(TARGET)/nds
 ARM9_ELF  := $(TARGET)/armv5te-nds/release/arm9-rom
 ARM7_ELF  := $(TARGET)/armv4t-none-eabi/release/arm7-rom
 TITLE     := RAGDOLL DS
-GAME_CODE := RGDL
+# No --game-code: ndspack's default, ndstool's homebrew code "####" with
+# maker "00", which flashcart kernels' per-game tables never key on (a
+# made-up code such as "RGDL" could match a commercial game's entry).
 # build-std is a nightly feature: enabled here, for the ROM builds only.
 ROM_CARGO := RUSTC_BOOTSTRAP=1 cargo
 # The ARM9's target is rustc's armv5te-none-eabi with the frame pointer
@@ -54,7 +56,7 @@ define build_rom
 	$(ROM_CARGO) build -q $(ARM9_ARGS) $(if $(2),--features $(2))
 	cp $(ARM9_ELF) $(ROM_DIR)/$(1).arm9.elf
 	$(PACKER) --arm9 $(ROM_DIR)/$(1).arm9.elf --arm7 $(ARM7_ELF) \
-	  --title "$(TITLE)" --game-code $(GAME_CODE) --banner assets/banner/banner.txt \
+	  --title "$(TITLE)" --banner assets/banner/banner.txt \
 	  -o $(ROM_DIR)/$(1).nds >/dev/null
 endef
 

@@ -34,6 +34,15 @@ _start:
     mov     r0, #0xDF
     msr     cpsr_c, r0
     ldr     sp, =__stack_top
+    @ Zero .bss: no loader clears the ARM7's WRAM, and a static the
+    @ program starts to rely on would otherwise hold whatever the last
+    @ program left there (emulators start it zeroed, which hides this).
+    ldr     r0, =__bss_start
+    ldr     r1, =__bss_end
+    mov     r2, #0
+1:  cmp     r0, r1
+    strlo   r2, [r0], #4
+    blo     1b
     bl      arm7_main
     b       .
     .pool
