@@ -92,7 +92,8 @@ pub fn box_box<const R: usize>(
     s: &ContactSettings,
 ) -> usize {
     let (bi, bj) = (&bodies[i as usize], &bodies[j as usize]);
-    let d = (bi.pos - bj.pos).lower();
+    let between = bi.pos - bj.pos;
+    let d = between.lower();
     // A corner found below is inside the other box grown by the margin
     // along its own axes, so within sqrt(3) margins of it along any world
     // axis: world bounding boxes further apart than 2 margins give none.
@@ -105,7 +106,7 @@ pub fn box_box<const R: usize>(
     if d.length_squared() > reach * reach {
         return 0;
     }
-    let d24 = (bi.pos - bj.pos).to_array().map(|c| saturate_i32(c.raw()));
+    let d24 = between.to_array().map(|c| saturate_i32(c.raw()));
     let (ai, aj) = (bi.mat.cols.map(|c| c.raw()), bj.mat.cols.map(|c| c.raw()));
     // c[k][m] = j's axis k . i's axis m (Q24).
     let c: [[i32; 3]; 3] = aj.map(|k| ai.map(|m| dot(k, m) as i32));
@@ -139,8 +140,7 @@ pub fn box_box<const R: usize>(
             best = (pen, axis, along < 0);
         }
     }
-    // The normal, pointing from j to i, in world space and in each box's
-    // frame (Q24).
+    // The normal, pointing from j to i.
     let (_, axis, flip) = best;
     let world = if axis < 3 {
         bi.mat.cols[axis]
@@ -151,14 +151,17 @@ pub fn box_box<const R: usize>(
     let normal = Normal::new(n);
     let mu = bi.friction.min(bj.friction);
     let q24h = |h: [i32; 3]| h.map(|x| (x as i64) << 12);
-    let scaled = |h: [i32; 3], col: &dyn Fn(usize) -> [i64; 3]| -> [[i64; 3]; 3] {
-        [0, 1, 2].map(|m| col(m).map(|x| q24(x * h[m] as i64)))
+    // Axes (each a row of `axes`, Q24) scaled by half extents `h` (Q12).
+    let scaled = |axes: [[i32; 3]; 3], h: [i32; 3]| -> [[i64; 3]; 3] {
+        [0, 1, 2].map(|m| axes[m].map(|x| q24(x as i64 * h[m] as i64)))
     };
-    // i's corners in j's frame; depth below j's face: ext_j(n) - n_j . c.
+    // i's corners in j's frame (i's axis m in j's frame is column m of
+    // `c`); a corner inside j has its depth below j's face along `n`.
+    let i_axes_in_j = [0, 1, 2].map(|m| c.map(|row| row[m]));
     let view_i = View {
         corner_box: bi,
         offset: dj,
-        axes: scaled(hi, &|m| [0, 1, 2].map(|k| c[k][m] as i64)),
+        axes: scaled(i_axes_in_j, hi),
         half: q24h(hj),
     };
     let top_j = extent(bj, n).raise() + n.dot(bj.pos);
@@ -166,12 +169,12 @@ pub fn box_box<const R: usize>(
         (top_j - n.dot(p)).lower()
     });
     if count < 4 {
-        // j's corners in i's frame; depth above i's bottom: ext_i(n) +
-        // n_i . c.
+        // j's corners in i's frame (j's axis k in i's frame is row k of
+        // `c`); a corner inside i has its depth above i's bottom along `n`.
         let view_j = View {
             corner_box: bj,
             offset: di.map(|x| -x),
-            axes: scaled(hj, &|k| c[k].map(|x| x as i64)),
+            axes: scaled(c, hj),
             half: q24h(hi),
         };
         let bottom_i = n.dot(bi.pos) - extent(bi, n).raise();

@@ -326,7 +326,7 @@ impl<const R: usize> Rows<R> {
         *slot = row;
         self.len += 1;
         if slot.key != 0 {
-            let lambda = self.remembered_at(self.len - 1);
+            let lambda = self.remembered(self.len - 1);
             self.rows[self.len - 1].lambda = lambda;
         } else {
             slot.lambda = Fx2::ZERO;
@@ -334,16 +334,12 @@ impl<const R: usize> Rows<R> {
         Some((self.len - 1) as u16)
     }
 
-    /// [`Rows::remembered`] for the row at `index`.
+    /// The last impulse of the row like the one at `index`, scaled, or
+    /// zero (one probe of the index, a few at most). Out of line: `push`
+    /// is inlined into every row builder.
     #[inline(never)]
-    fn remembered_at(&self, index: usize) -> Fx2 {
-        self.remembered(&self.rows[index])
-    }
-
-    /// The last impulse of the row like `row`, scaled, or zero (one
-    /// probe of the index, a few at most).
-    #[inline(always)]
-    fn remembered(&self, row: &Row) -> Fx2 {
+    fn remembered(&self, index: usize) -> Fx2 {
+        let row = &self.rows[index];
         if self.prev_len == 0 {
             return Fx2::ZERO;
         }
