@@ -25,7 +25,6 @@
 //! correction is off by about `0.75 e` of itself (19 % at 0.25, 75 % at
 //! 1), and beyond `e = 2` it overshoots so far that it diverges; deep
 //! compressions (`e -> -1`) need the exact path to push apart at all.
-
 //!
 //! # Where rounding goes
 //! A correction moves each particle by a whole number of FX1 steps; what
@@ -248,12 +247,10 @@ impl Link {
         let (az, raz, rbz) = split(dz, cz);
         x[ia] += Vec3::from_raw(ax, ay, az);
         x[ib] -= Vec3::from_raw(cx - ax, cy - ay, cz - az);
-        let (ra, rb) = (&mut rem[ia], [rbx, rby, rbz]);
-        for (r, v) in ra.iter_mut().zip([rax, ray, raz]) {
-            *r += v;
-        }
-        for (r, v) in rem[ib].iter_mut().zip(rb) {
-            *r += v;
+        let (for_a, for_b) = ([rax, ray, raz], [rbx, rby, rbz]);
+        for k in 0..3 {
+            rem[ia][k] += for_a[k];
+            rem[ib][k] += for_b[k];
         }
         1
     }

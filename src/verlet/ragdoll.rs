@@ -171,17 +171,7 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
     /// One frame in a box `room`: [`Ragdoll::step_with`] with the room's
     /// collision, and sleep: asleep, it does nothing.
     pub fn step_in_room(&mut self, settings: &Settings, room: &BoxRoom) {
-        if self.asleep {
-            return;
-        }
-        let p = self.begin_frame(settings);
-        let mut touching = false;
-        for _ in 0..p.substeps {
-            self.integrate_and_relax(settings, &p, &mut Untimed);
-            touching = self.touch_room(room);
-            self.relax_after_collision(settings, &p, &mut Untimed);
-        }
-        self.update_sleep(touching, &p);
+        self.step_touching(settings, &mut Untimed, |r, _| r.touch_room(room));
     }
 
     /// Collides every free particle with `room`; true if any touched it.
@@ -216,25 +206,39 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
         friction: Fx1,
         timer: &mut T,
     ) {
+        self.step_touching(settings, timer, |r, t| {
+            timed(t, StepPhase::BroadPhase, |_| {
+                contacts.broad_phase(world, &r.particles)
+            });
+            let touching = timed(t, StepPhase::NarrowPhase, |_| {
+                contacts.narrow_phase(world, &mut r.particles, friction)
+            });
+            touching > 0
+        });
+    }
+
+    /// One frame whose collision, `collide(ragdoll, timer)`, says whether
+    /// the ragdoll touched the world (timed as the collision phase), and
+    /// sleep: asleep, it does nothing.
+    #[inline(always)]
+    fn step_touching<T: PhaseTimer>(
+        &mut self,
+        settings: &Settings,
+        timer: &mut T,
+        mut collide: impl FnMut(&mut Self, &mut T) -> bool,
+    ) {
         if self.asleep {
             return;
         }
         timed(timer, StepPhase::Physics, |t| {
             let p = self.begin_frame(settings);
-            let mut touching = 0;
+            let mut touching = false;
             for _ in 0..p.substeps {
                 self.integrate_and_relax(settings, &p, t);
-                timed(t, StepPhase::Collision, |t| {
-                    timed(t, StepPhase::BroadPhase, |_| {
-                        contacts.broad_phase(world, &self.particles)
-                    });
-                    touching = timed(t, StepPhase::NarrowPhase, |_| {
-                        contacts.narrow_phase(world, &mut self.particles, friction)
-                    });
-                });
+                touching = timed(t, StepPhase::Collision, |t| collide(self, t));
                 self.relax_after_collision(settings, &p, t);
             }
-            self.update_sleep(touching > 0, &p);
+            self.update_sleep(touching, &p);
         });
     }
 
@@ -343,20 +347,15 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
     #[inline]
     fn mass_moment(&self) -> Vec3<Fx2> {
         let x = self.particles.positions();
-        let mut s = self.mass_weighted(|i| x[i]);
         let m = self.particles.masses();
+        let mut ahead = [0i64; 3];
         for (r, &mi) in self.particles.remainders().iter().zip(m) {
-            for (c, &rc) in r.iter().enumerate() {
+            for (sum, &rc) in ahead.iter_mut().zip(r) {
                 // FX2 raw * FX1 raw = Q36, to Q24.
-                let v = (rc as i64 * mi.raw() as i64 + (1 << 11)) >> 12;
-                match c {
-                    0 => s.x += Fx2::from_raw(v),
-                    1 => s.y += Fx2::from_raw(v),
-                    _ => s.z += Fx2::from_raw(v),
-                }
+                *sum += (rc as i64 * mi.raw() as i64 + (1 << 11)) >> 12;
             }
         }
-        s
+        self.mass_weighted(|i| x[i]) + Vec3::from_array(ahead.map(Fx2::from_raw))
     }
 
     /// Shifts every particle back by whole FX1 steps of accumulated drift.
