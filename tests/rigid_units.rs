@@ -873,3 +873,33 @@ fn two_bone_ik_says_when_the_target_is_out_of_reach() {
         assert!(ik.reached, "{dist} m is within reach");
     }
 }
+
+/// A cube's derived data: the world inverse inertia is its moment times
+/// the identity whatever the turn (exactly, as `R D R^T` for a rotation),
+/// a brick's is not; the bounding radius is `|half|`.
+#[test]
+fn derived_inertia_and_radius() {
+    let mut rng = Rng(0x150_0007);
+    for _ in 0..50 {
+        let axis = unit(rng.vec(1.0));
+        let turn = q_axis_angle(axis, rng.sym(3.0));
+        let c = cube([0.0, 1.0, 0.0], 0.15, turn, 1.0);
+        assert!(c.isotropic);
+        let d = c.inv_inertia.x;
+        for (k, col) in c.inv_inertia_world.cols.iter().enumerate() {
+            let want = [0, 1, 2].map(|r| if r == k { d } else { Fx1::ZERO });
+            assert_eq!(col.to_array(), want);
+        }
+        assert_eq!(c.radius, c.half.length());
+        let brick = Body::new_box(
+            v1([0.3, 0.1, 0.2]),
+            fx(2.0),
+            v1([0.0, 1.0, 0.0]),
+            to_quat(turn),
+        );
+        assert!(!brick.isotropic);
+        assert_eq!(brick.radius, brick.half.length());
+    }
+    let p = Body::PLACEHOLDER;
+    assert_eq!(p.radius, p.half.length());
+}

@@ -47,7 +47,9 @@ def symbols(elf: str) -> tuple[list[int], list[tuple[str, int]]]:
     starts, info = [], []
     for line in out.splitlines():
         parts = line.split(None, 3)
-        if len(parts) == 4 and parts[2] in "tTwW":
+        # Size-0 markers (`__itcm_start`) share an address with the first
+        # function placed there and would hide it.
+        if len(parts) == 4 and parts[2] in "tTwW" and int(parts[1], 16) > 0:
             starts.append(int(parts[0], 16))
             info.append((parts[3], int(parts[1], 16)))
     return starts, info

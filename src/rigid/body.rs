@@ -42,6 +42,10 @@ pub struct Body {
     /// Steps it has rested; asleep from [`SLEEP_FRAMES`] on (only in
     /// worlds with sleeping on, [`super::sleep`]).
     pub rest: u8,
+    /// Derived: equal principal moments (a cube), so that the world
+    /// inverse inertia is `inv_inertia.x` times the identity whatever the
+    /// orientation, and the solver's `I^-1 r` is one product a component.
+    pub isotropic: bool,
     /// Derived: the rotation matrix of `rot`.
     pub mat: Mat3,
     /// Derived: `mat * diag(inv_inertia) * mat^T`.
@@ -49,6 +53,9 @@ pub struct Body {
     /// Derived: half extents of the world-axis bounding box about `pos`,
     /// `sum_m |mat[k][m]| half_m`, rounded up (the contact broad phase).
     pub bound: Vec3,
+    /// Derived: the bounding sphere's radius, `|half|` (contact and wake
+    /// tests; a square root each, once a step instead of once a pair).
+    pub radius: Fx1,
 }
 
 impl Body {
@@ -68,9 +75,12 @@ impl Body {
         friction: crate::fx!(0.6),
         group: 0,
         rest: 0,
+        isotropic: false,
         mat: Mat3::IDENTITY,
         inv_inertia_world: Mat3::from_cols(Vec3::ZERO, Vec3::ZERO, Vec3::ZERO),
         bound: Vec3::new(Fx1::ONE, Fx1::ONE, Fx1::ONE),
+        // |(1, 1, 1)| as `Vec3::length` gives it (sqrt(3), floored).
+        radius: Fx1::from_raw(7094),
     };
 
     /// A solid box of `mass` kg (0: static) with half extents `half`,
@@ -106,9 +116,11 @@ impl Body {
             friction: crate::fx!(0.6),
             group: 0,
             rest: 0,
+            isotropic: false,
             mat: Mat3::IDENTITY,
             inv_inertia_world: Mat3::default(),
             bound: Vec3::ZERO,
+            radius: Fx1::ZERO,
         };
         b.update_derived();
         b
@@ -135,11 +147,26 @@ impl Body {
 
     /// Recomputes the rotation matrix and world inverse inertia from the
     /// pose. Each entry of the tensor is a sum of three exact FX3 terms
-    /// rounded once (error 0.5 step plus the matrix's rounding).
+    /// rounded once (error 0.5 step plus the matrix's rounding); with
+    /// equal moments it is the moment times the identity, exactly (what
+    /// `R D R^T` is for an orthonormal `R`, without the rounding of `R`).
     #[inline(never)]
     pub fn update_derived(&mut self) {
         self.mat = self.rot.to_mat3();
+        self.radius = self.half.length();
         let d = self.inv_inertia.to_array();
+        self.isotropic = d[0] == d[1] && d[1] == d[2];
+        let bound = self.world_bound();
+        self.bound = bound;
+        if self.isotropic {
+            let z = Fx1::ZERO;
+            self.inv_inertia_world = Mat3::from_cols(
+                Vec3::new(d[0], z, z),
+                Vec3::new(z, d[0], z),
+                Vec3::new(z, z, d[0]),
+            );
+            return;
+        }
         let m = &self.mat;
         let entry = |i: usize, j: usize| -> Fx1 {
             let mut s = Fx3::ZERO;
@@ -155,6 +182,10 @@ impl Body {
             Vec3::new(ab, b, bc),
             Vec3::new(ac, bc, c),
         );
+    }
+
+    /// Half extents of the world-axis bounding box (see `bound`).
+    fn world_bound(&self) -> Vec3 {
         let h = self.half.to_array();
         let bound = |k: usize| -> Fx1 {
             let mut s = Fx2::ZERO;
@@ -164,7 +195,7 @@ impl Body {
             // Rounded up: the box lies inside whatever the test compares.
             Fx1::from_raw(saturate_i32((s.raw() + 0xfff) >> 12))
         };
-        self.bound = Vec3::new(bound(0), bound(1), bound(2));
+        Vec3::new(bound(0), bound(1), bound(2))
     }
 
     /// A world-space point of the body, from body-local coordinates.

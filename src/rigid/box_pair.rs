@@ -102,7 +102,7 @@ pub fn box_box<const R: usize>(
     if gap.x >= far || gap.y >= far || gap.z >= far {
         return 0;
     }
-    let reach = bi.half.length() + bj.half.length() + s.margin;
+    let reach = bi.radius + bj.radius + s.margin;
     if d.length_squared() > reach * reach {
         return 0;
     }

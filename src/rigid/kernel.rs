@@ -333,7 +333,14 @@ fn side_32(b: &Body, lin: Vec3, ang: Vec3, lin2: i64) -> Option<([i32; 6], i64)>
     if l.iter().any(|c| c.unsigned_abs() > 1 << 12) {
         return None;
     }
-    let ma = [0, 1, 2].map(|r| cols[0][r] * a[0] + cols[1][r] * a[1] + cols[2][r] * a[2]);
+    let ma = if b.isotropic {
+        // A diagonal of equal moments: the same sums, their zero terms
+        // left out.
+        let d = cols[0][0];
+        [d * a[0], d * a[1], d * a[2]]
+    } else {
+        [0, 1, 2].map(|r| cols[0][r] * a[0] + cols[1][r] * a[1] + cols[2][r] * a[2])
+    };
     let k = lin2 * im as i64 + (0..3).map(|c| a[c] as i64 * ma[c] as i64).sum::<i64>();
     Some(([l[0] * im, l[1] * im, l[2] * im, ma[0], ma[1], ma[2]], k))
 }

@@ -61,12 +61,12 @@ pub fn wake_neighbours(bodies: &mut [Body], margin: Fx1) {
         if mover.is_static() || mover.rest != 0 {
             continue;
         }
-        let (p, r) = (mover.position(), mover.half.length() + margin);
+        let (p, r) = (mover.position(), mover.radius + margin);
         for (j, b) in bodies.iter_mut().enumerate() {
             if j == i || !b.is_asleep() {
                 continue;
             }
-            let reach = r + b.half.length();
+            let reach = r + b.radius;
             if (b.position() - p).length_squared() <= reach * reach {
                 b.rest = WOKEN;
             }
