@@ -122,6 +122,15 @@ class DesmumeEmulator(Emulator):
             self._emu.input.keypad_add_key(self._masks[k])
         self._held = set(keys)
 
+    def toggle_lid(self) -> None:
+        """Closes an open lid or opens a closed one: DeSmuME's lid key is a
+        toggle, taken when pressed and then ignored for 30 frames."""
+        from desmume.controls import Keys, keymask
+        self._emu.input.keypad_add_key(keymask(Keys.KEY_LID))
+        self.step()
+        self.step()
+        self._emu.input.keypad_rm_key(keymask(Keys.KEY_LID))
+
     def touch(self, x: int | None, y: int | None) -> None:
         if x is None or y is None:
             self._emu.input.touch_release()

@@ -24,6 +24,11 @@ pub const EXT_PEN: u16 = 1 << 6;
 /// The hinge: 1 = lid closed (the register's bit is already active high).
 pub const EXT_LID_CLOSED: u16 = 1 << 7;
 
+/// `power` once a power-off request was taken: "OF".
+pub const POWERING_OFF: u16 = u16::from_le_bytes(*b"OF");
+/// `power` while the console sleeps with the lid closed: "SL".
+pub const SLEEPING: u16 = u16::from_le_bytes(*b"SL");
+
 /// Where the pixel mapping came from.
 pub const CALIBRATION_DEFAULT: u16 = 0;
 pub const CALIBRATION_FIRMWARE: u16 = 1;
@@ -48,7 +53,10 @@ pub struct InputBlock {
     pub py: u16,
     /// CALIBRATION_FIRMWARE or CALIBRATION_DEFAULT.
     pub calibration: u16,
-    pub _pad: u16,
+    /// [`POWERING_OFF`] once the ARM7 has taken the ARM9's power-off
+    /// request (written just before the power manager is told);
+    /// [`SLEEPING`] while the lid is closed and the console sleeps.
+    pub power: u16,
     /// The calibration in use: ADC readings (adc_x1, adc_y1, adc_x2,
     /// adc_y2) at screen points (scr_x1, scr_y1, scr_x2, scr_y2).
     pub adc: [u16; 4],

@@ -6,10 +6,14 @@
 //! Touch positions become pixels through the calibration in the firmware's
 //! user settings (copied to 0x027FFC80 by the boot code), or through the
 //! documented default if those are missing or unusable.
+//!
+//! It also serves the ARM9's way out (`nds/arm9/src/hw/exit.rs`): a
+//! loader's reset code through the IPC FIFO, or a power-off request.
 #![no_std]
 #![no_main]
 
 mod input_block;
+mod power;
 
 use core::ptr::{read_volatile, write_volatile};
 use input_block::{Calibration, InputBlock};
@@ -199,10 +203,15 @@ extern "C" fn arm7_main() -> ! {
         scr: cal.scr,
         ..InputBlock::default()
     };
+    power::enable_fifo();
     enable_line_interrupt();
     loop {
         // Line 190: fresh input just before the ARM9's VBlank frame starts.
         wait_for_wake_line();
+        power::serve_requests(block);
+        // The ARM9 parks when it reads the lid closed in the block; then
+        // the console sleeps until it opens (at once if it opened since).
+        power::sleep_if_parked(block);
         let ext = read16(EXTKEYIN);
         // X, Y and pen are active low; the hinge bit is 1 when closed.
         let held = !ext & (input_block::EXT_X | input_block::EXT_Y | input_block::EXT_PEN);

@@ -86,6 +86,8 @@ struct Demo {
     /// the flips carried out since boot.
     flip_seen: u32,
     mine_flips: u32,
+    /// Times the lid was closed (the console slept).
+    lid_sleeps: u32,
 }
 
 pub fn run(mb: &'static mut Mailbox) -> ! {
@@ -145,6 +147,7 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
         last_stored: 0,
         flip_seen: 0,
         mine_flips: 0,
+        lid_sleeps: 0,
     };
     compile_world(d.scene, sim, world_list);
     let mut screen = screen::Screen::new(shown);
@@ -153,6 +156,15 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
     loop {
         let waited = timer::cycles();
         crate::hw::irq::wait_vblank();
+        if arm7_input::read().is_some_and(|b| b.ext_keys & arm7_input::EXT_LID_CLOSED != 0) {
+            // Closed: parked until it opens (the ARM7 sleeps the console
+            // meanwhile), then a fresh frame, so the gap is neither idle
+            // time nor an overrun.
+            d.lid_sleeps += 1;
+            live::set(mb, Live::LidSleeps, d.lid_sleeps as i32);
+            crate::hw::lid::sleep_until_open();
+            continue;
+        }
         d.idle = timer::cycles().wrapping_sub(waited);
         crate::hw::stack_guard::check();
         mb.header.frame = mb.header.frame.wrapping_add(1);
@@ -168,6 +180,9 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
                     | ((ext & arm7_input::EXT_Y != 0) as u16 * controls::Y);
                 (d.controls.update(keys::held() | xy), arm7)
             });
+            if req.exit {
+                crate::hw::exit::leave(|path| live::set(mb, Live::ExitPath, path as i32));
+            }
             let mut step = !d.paused;
             p.time(scene_phase, |_| {
                 apply(&mut d, sim, world_list, &req, &mut step);

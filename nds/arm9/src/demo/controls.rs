@@ -14,6 +14,7 @@
 //! | Y + L/R | scene (e): the powered ragdoll's strength -+25 % |
 //! | D-pad | orbit the camera |
 //! | L / R | zoom in / out |
+//! | L + R + START + SELECT, held half a second | leave: back to the loader, or power off |
 
 use crate::hw::keys;
 use dsphys::fx;
@@ -42,7 +43,15 @@ pub struct Requests {
     pub yaw: i16,
     pub pitch: i16,
     pub zoom: Fx1,
+    /// Leave the ROM (the exit combination was held long enough).
+    pub exit: bool,
 }
+
+/// The exit combination, as commercial games use it for a soft reset.
+pub const EXIT_KEYS: u16 = keys::L | keys::R | keys::START | keys::SELECT;
+/// Frames it is held before the ROM leaves (half a second: not by
+/// accident, while START and SELECT alone change scenes and draw modes).
+pub const EXIT_HOLD_FRAMES: u16 = 30;
 
 const TURN: i16 = 364; // 2 degrees per frame
 const ZOOM: Fx1 = fx!(0.02);
@@ -55,6 +64,8 @@ pub struct Controls {
     /// Y was combined with the D-pad during this hold (so its release is
     /// not a tap).
     y_combined: bool,
+    /// Frames the exit combination has been held.
+    exit_held: u16,
 }
 
 impl Controls {
@@ -96,6 +107,12 @@ impl Controls {
             r.toggle_gravity_mode = !self.y_combined;
             self.y_combined = false;
         }
+        self.exit_held = if held & EXIT_KEYS == EXIT_KEYS {
+            self.exit_held.saturating_add(1)
+        } else {
+            0
+        };
+        r.exit = self.exit_held >= EXIT_HOLD_FRAMES;
         r
     }
 }

@@ -50,9 +50,11 @@ pub enum Live {
     VertsMaxStored,
     GxUnderflows,
     PoweredLod,
+    ExitPath,
+    LidSleeps,
 }
 
-const KEYS: [&str; 42] = [
+const KEYS: [&str; 44] = [
     "scene",
     "scene.pending",
     "ragdolls",
@@ -95,6 +97,8 @@ const KEYS: [&str; 42] = [
     "verts.max_stored",
     "gx.underflows",
     "powered.lod",
+    "exit.path",
+    "lid.sleeps",
 ];
 
 /// Writes the keys and zero values, and publishes the count.

@@ -5,7 +5,7 @@
 #[allow(dead_code)] // the ARM7's half of the layout (Calibration) is unused here
 mod input_block;
 
-pub use input_block::{InputBlock, EXT_X, EXT_Y};
+pub use input_block::{InputBlock, EXT_LID_CLOSED, EXT_X, EXT_Y};
 
 /// A consistent copy of the block, or `None` until the ARM7 has written
 /// one. Retries while the ARM7 is mid-write (a few microseconds at most).

@@ -60,6 +60,9 @@ pub fn reset_io() {
     for bright in MASTER_BRIGHT {
         bright.write(0);
     }
+    // The IPC FIFO the exit path talks to the ARM7 through, emptied of
+    // whatever a loader left in it.
+    super::exit::enable_fifo();
 }
 
 /// For the in-ROM test: the state a loader could leave, written on

@@ -2,10 +2,12 @@
 
 pub mod arm7_input;
 pub mod boot;
+pub mod exit;
 pub mod gx;
 pub mod gx_dma;
 pub mod irq;
 pub mod keys;
+pub mod lid;
 pub mod mailbox;
 pub mod once;
 mod panic;
