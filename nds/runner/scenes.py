@@ -429,6 +429,10 @@ def run_one(name: str, args: argparse.Namespace) -> bool:
         checks.append(("vblank_halt", vblanks >= args.frames and idle > 0,
                        f"{vblanks} VBlank interrupts, {idle} us halted in the last frame"))
         if s.letter == "a":
+            # Both emulators boot in DS mode: the DSi-mode check must not
+            # misfire (it would turn the touch screen's notice on).
+            dsi = int(s.live["dsi_mode"])
+            checks.append(("ds_mode", dsi == 0, f"dsi_mode {dsi} (SCFG_A9ROM & 3 == 1)"))
             # A quiet frame of the single ragdoll leaves most of the frame
             # to the halted CPU (issue 22: at least 70 %).
             share = idle / FRAME_US

@@ -61,6 +61,10 @@ pub struct InputBlock {
     /// adc_y2) at screen points (scr_x1, scr_y1, scr_x2, scr_y2).
     pub adc: [u16; 4],
     pub scr: [u16; 4],
+    /// The pressure readings Z1 and Z2 of this frame's middle sample
+    /// (0 with the pen up), for the profiler and tests.
+    pub z1: u16,
+    pub z2: u16,
 }
 
 /// Two calibration points, as the firmware's user settings store them.

@@ -4,8 +4,9 @@
 //! shared input block (`input_block.rs`) for the ARM9.
 //!
 //! Touch positions become pixels through the calibration in the firmware's
-//! user settings (copied to 0x027FFC80 by the boot code), or through the
-//! documented default if those are missing or unusable.
+//! user settings (copied to 0x02FFFC80 by the boot code), or through the
+//! documented default if those are missing or unusable. Each frame takes
+//! several samples, filtered in `touch_filter.rs`.
 //!
 //! It also serves the ARM9's way out (`nds/arm9/src/hw/exit.rs`): a
 //! loader's reset code through the IPC FIFO, or a power-off request.
@@ -14,9 +15,11 @@
 
 mod input_block;
 mod power;
+mod touch_filter;
 
 use core::ptr::{read_volatile, write_volatile};
 use input_block::{Calibration, InputBlock};
+use touch_filter::{Sample, TouchFilter, SAMPLES};
 
 core::arch::global_asm!(
     r#"
@@ -81,8 +84,11 @@ const IF: usize = 0x0400_0214;
 const IRQ_HANDLER: usize = 0x0380_FFFC;
 /// IE/IF bit of the VCOUNT match interrupt.
 const IRQ_VCOUNT: u32 = 1 << 2;
-/// The scanline the ARM7 wakes on: just before the ARM9's VBlank frame.
-const WAKE_LINE: u16 = 190;
+/// The scanline the ARM7 wakes on: before the ARM9's VBlank frame (line
+/// 192) with time to spare for the touch samples (20 conversions of
+/// about 12 us at 2 MHz, 0.3 ms of the 0.76 ms that 12 lines take); at
+/// line 190 the block came a frame late in melonDS, which times SPI.
+const WAKE_LINE: u16 = 180;
 
 fn write32(addr: usize, v: u32) {
     // SAFETY: as for read16: the interrupt registers and the BIOS's
@@ -131,8 +137,10 @@ const SPICNT: usize = 0x0400_01C0;
 const SPIDATA: usize = 0x0400_01C2;
 /// Firmware user settings, touch calibration at +0x58 (GBATEK "DS Firmware
 /// User Settings"): adc_x1, adc_y1 (u16), scr_x1, scr_y1 (u8), adc_x2,
-/// adc_y2 (u16), scr_x2, scr_y2 (u8).
-const USER_SETTINGS_CALIBRATION: usize = 0x027F_FC80 + 0x58;
+/// adc_y2 (u16), scr_x2, scr_y2 (u8). The copy is at 0x027FFC80 in DS
+/// mode and 0x02FFFC80 in DSi mode; 0x02FFFC80 mirrors the first in DS
+/// mode's 4 MiB, so it is right in both.
+const USER_SETTINGS_CALIBRATION: usize = 0x02FF_FC80 + 0x58;
 
 const SPI_ENABLE: u16 = 1 << 15;
 const SPI_BUSY: u16 = 1 << 7;
@@ -142,6 +150,9 @@ const SPI_2MHZ: u16 = 1;
 /// TSC2046 control bytes: start bit, channel, 12-bit differential mode.
 const TSC_MEASURE_X: u8 = 0xD0;
 const TSC_MEASURE_Y: u8 = 0x90;
+/// The pressure channels Z1 and Z2 (touch_filter.rs).
+const TSC_MEASURE_Z1: u8 = 0xB0;
+const TSC_MEASURE_Z2: u8 = 0xC0;
 
 fn read16(addr: usize) -> u16 {
     // SAFETY: every address passed here is an always-mapped ARM7 I/O
@@ -203,10 +214,11 @@ extern "C" fn arm7_main() -> ! {
         scr: cal.scr,
         ..InputBlock::default()
     };
+    let mut touch = TouchFilter::default();
     power::enable_fifo();
     enable_line_interrupt();
     loop {
-        // Line 190: fresh input just before the ARM9's VBlank frame starts.
+        // Line 180: fresh input before the ARM9's VBlank frame starts.
         wait_for_wake_line();
         power::serve_requests(block);
         // The ARM9 parks when it reads the lid closed in the block; then
@@ -217,17 +229,27 @@ extern "C" fn arm7_main() -> ! {
         let held = !ext & (input_block::EXT_X | input_block::EXT_Y | input_block::EXT_PEN);
         state.ext_keys = held | (ext & input_block::EXT_LID_CLOSED);
         state.touching = 0;
-        if held & input_block::EXT_PEN != 0 {
-            let (x, y) = (tsc_read(TSC_MEASURE_X), tsc_read(TSC_MEASURE_Y));
-            // A reading of 0 (X) or 0xFFF (Y) means the pen lifted meanwhile.
-            if x != 0 && y != 0xFFF {
-                let (px, py) = cal.pixels(x, y);
-                state.raw_x = x;
-                state.raw_y = y;
-                state.px = px;
-                state.py = py;
-                state.touching = 1;
+        let pen = held & input_block::EXT_PEN != 0;
+        let mut samples = [Sample::default(); SAMPLES];
+        if pen {
+            for s in samples.iter_mut() {
+                *s = Sample {
+                    x: tsc_read(TSC_MEASURE_X),
+                    y: tsc_read(TSC_MEASURE_Y),
+                    z1: tsc_read(TSC_MEASURE_Z1),
+                    z2: tsc_read(TSC_MEASURE_Z2),
+                };
             }
+        }
+        state.z1 = samples[SAMPLES / 2].z1;
+        state.z2 = samples[SAMPLES / 2].z2;
+        if let Some((x, y)) = touch.update(pen, &samples) {
+            let (px, py) = cal.pixels(x, y);
+            state.raw_x = x;
+            state.raw_y = y;
+            state.px = px;
+            state.py = py;
+            state.touching = 1;
         }
         state.updates = state.updates.wrapping_add(1);
         // SAFETY: ADDRESS is main RAM that nothing is linked into (see

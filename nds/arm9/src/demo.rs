@@ -150,6 +150,8 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
         lid_sleeps: 0,
     };
     compile_world(d.scene, sim, world_list);
+    let dsi_mode = crate::hw::boot::dsi_mode();
+    live::set(mb, Live::DsiMode, dsi_mode as i32);
     let mut screen = screen::Screen::new(shown);
     // Between frames the CPU sleeps until the VBlank interrupt.
     crate::hw::irq::enable_vblank();
@@ -234,6 +236,7 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
                     overran: d.last.overran,
                     overruns: mb.header.overruns,
                     profiler_overhead: mb.header.profiler_overhead_cycles,
+                    dsi_mode,
                 };
                 screen.draw(&mut bottom, &view, p);
             });

@@ -52,9 +52,10 @@ pub enum Live {
     PoweredLod,
     ExitPath,
     LidSleeps,
+    DsiMode,
 }
 
-const KEYS: [&str; 44] = [
+const KEYS: [&str; 45] = [
     "scene",
     "scene.pending",
     "ragdolls",
@@ -99,6 +100,7 @@ const KEYS: [&str; 44] = [
     "powered.lod",
     "exit.path",
     "lid.sleeps",
+    "dsi_mode",
 ];
 
 /// Writes the keys and zero values, and publishes the count.

@@ -41,6 +41,9 @@ pub struct View {
     pub overran: bool,
     pub overruns: u32,
     pub profiler_overhead: u32,
+    /// Started in DSi mode, where the touch screen is not read (see
+    /// `hw::boot::dsi_mode`).
+    pub dsi_mode: bool,
 }
 
 /// `raw` FX1 as `int.frac` with `digits` decimals (rounded down).
@@ -132,6 +135,7 @@ fn text_row(s: &mut Surface, row: usize, v: &View) {
             line(s, row, t.as_str(), FG)
         }
         3 => match (scene.pending, v.rain_full) {
+            _ if v.dsi_mode => line(s, row, "DSi mode: no touch; start it in DS mode", WARN),
             (Some(msg), _) => line(s, row, msg, WARN),
             (None, true) => {
                 let t = text!(42; "budget reached at {} ragdolls", v.ragdolls);

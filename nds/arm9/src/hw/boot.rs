@@ -65,6 +65,18 @@ pub fn reset_io() {
     super::exit::enable_fifo();
 }
 
+/// SCFG_A9ROM (DSi only; 0 on a DS and in DS mode): 1 in DSi mode.
+const SCFG_A9ROM: Reg<u16> = Reg::at(0x0400_4000);
+
+/// True when a loader started us in DSi mode (hbmenu or Unlaunch on a
+/// DSi, TWiLight Menu++ in DSi mode): GBATEK's check, SCFG_A9ROM = 1.
+/// The touch screen is then behind the DSi's codec, which the ARM7 does
+/// not drive, so the demo says so on screen. In DS mode, and on a DS,
+/// the register reads 0.
+pub fn dsi_mode() -> bool {
+    SCFG_A9ROM.read() & 3 == 1
+}
+
 /// For the in-ROM test: the state a loader could leave, written on
 /// purpose (a brightness fade, a BG control word, a blend, DMA3 armed
 /// to repeat on every VBlank from and to `scratch`, timer 2 running,
