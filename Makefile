@@ -28,7 +28,7 @@ PACKER    := $(TARGET)/release/ndspack
 RUNNER    := $(PY) nds/runner/run.py
 EMULATORS ?= both
 
-.PHONY: rom roms arm7 run test bench bench-roms pcprofile insn-mix setup-rust venv apt melonds fmt-check clippy doc-check host-test \
+.PHONY: rom roms arm7 run test bench bench-roms pcprofile profile insn-mix setup-rust venv apt melonds fmt-check clippy doc-check host-test \
         rom-check emu-test runner-test stress-test clean
 
 ## Setup ---------------------------------------------------------------
@@ -124,6 +124,16 @@ bench: bench-roms venv melonds
 # of the ARM9 sampled once per emulated frame in DeSmuME (nds/runner/pcprofile.py).
 # PCPROFILE picks the workload: ragdoll (default), motor, pyramid, boxes, anim or animframe
 # (the bench's anim_us alone).
+# A frame timeline of one scene from the ROM's own timers: trace.json
+# (Perfetto, speedscope) and timeline.png in target/profile (one
+# subdirectory per emulator with EMULATOR=both).
+SCENE ?= b
+FRAMES ?= 600
+EMULATOR ?= desmume
+profile: rom venv melonds
+	$(PY) nds/runner/profile_timeline.py --rom $(ROM_DIR)/ragdoll.nds --emulator $(EMULATOR) \
+	  --scene $(SCENE) --frames $(FRAMES) --out $(TARGET)/profile
+
 PCPROFILE ?= ragdoll
 PCPROFILE_FEATURE = $(if $(filter ragdoll,$(PCPROFILE)),pc-profile,pc-profile-$(PCPROFILE))
 pcprofile: rom venv
@@ -208,6 +218,8 @@ emu-test: roms venv melonds
 	$(RUNNER) --rom $(ROM_DIR)/ragdoll.nds --emulator $(EMULATORS) --mode profile --frames 120
 	$(PY) nds/runner/scenes.py --rom $(ROM_DIR)/ragdoll.nds --emulator $(EMULATORS) \
 	  --check nds/runner/reference
+	$(PY) nds/runner/profile_timeline.py --rom $(ROM_DIR)/ragdoll.nds --emulator $(EMULATORS) \
+	  --scene b --frames 150 --out $(TARGET)/profile-check --check
 
 stress-test: rom venv melonds
 	@status=0; for emu in $(BENCH_EMULATORS); do \

@@ -13,7 +13,7 @@ from typing import Callable
 
 BASE_ADDRESS = 0x0230_0000
 MAGIC = int.from_bytes(b"RGDL", "little")
-LAYOUT_VERSION = 1
+LAYOUT_VERSION = 2
 
 PANIC_MESSAGE_BYTES = 252
 PHASE_NAME_BYTES = 16
@@ -24,6 +24,9 @@ MAX_TESTS = 128
 BENCH_KEY_BYTES = 40
 MAX_BENCH = 256
 HOST_COMMAND_WORDS = 8
+TIMELINE_FRAMES = 64
+TIMELINE_OVERRUN = 1
+TIMELINE_NOT_ENTERED = 0xFFFF_FFFF
 
 # struct formats (little-endian, no padding: every field is a u32 or bytes)
 HEADER_FMT = "<12I4I%dI" % HOST_COMMAND_WORDS
@@ -31,17 +34,20 @@ PANIC_FMT = "<I%ds" % PANIC_MESSAGE_BYTES
 PHASE_FMT = "<%ds6I" % PHASE_NAME_BYTES
 TEST_FMT = "<%ds2I%ds" % (TEST_NAME_BYTES, TEST_DETAIL_BYTES)
 BENCH_FMT = "<%dsiI" % BENCH_KEY_BYTES
+TIMELINE_FMT = "<4I%dI" % (2 * MAX_PHASES)
 
 HEADER_SIZE = struct.calcsize(HEADER_FMT)
 PHASE_RECORD = struct.calcsize(PHASE_FMT)
 TEST_RECORD = struct.calcsize(TEST_FMT)
 BENCH_RECORD = struct.calcsize(BENCH_FMT)
+TIMELINE_FRAME = struct.calcsize(TIMELINE_FMT)
 
 OFFSET_PANIC = HEADER_SIZE
 OFFSET_PHASES = OFFSET_PANIC + struct.calcsize(PANIC_FMT)
 OFFSET_TESTS = OFFSET_PHASES + MAX_PHASES * PHASE_RECORD
 OFFSET_BENCH = OFFSET_TESTS + MAX_TESTS * TEST_RECORD
-TOTAL_SIZE = OFFSET_BENCH + MAX_BENCH * BENCH_RECORD
+OFFSET_TIMELINE = OFFSET_BENCH + MAX_BENCH * BENCH_RECORD
+TOTAL_SIZE = OFFSET_TIMELINE + TIMELINE_FRAMES * TIMELINE_FRAME
 
 # Header word offsets the runner touches directly while the ROM runs.
 OFFSET_STATE = 0x0C
@@ -152,6 +158,28 @@ class BenchRecord:
 
 
 @dataclass
+class TimelineFrame:
+    """One frame of the ROM's timeline ring: per phase (in the phases
+    section's order) its start in the frame and its cycles; `start` is
+    None for a phase not entered."""
+    frame: int
+    busy_cycles: int
+    idle_cycles: int
+    overran: bool
+    starts: list[int | None]
+    cycles: list[int]
+
+    @classmethod
+    def parse(cls, block: bytes, offset: int) -> "TimelineFrame":
+        w = struct.unpack_from(TIMELINE_FMT, block, offset)
+        pairs = w[4:]
+        starts = [None if pairs[2 * k] == TIMELINE_NOT_ENTERED else pairs[2 * k]
+                  for k in range(MAX_PHASES)]
+        return cls(w[0], w[1], w[2], bool(w[3] & TIMELINE_OVERRUN), starts,
+                   [pairs[2 * k + 1] for k in range(MAX_PHASES)])
+
+
+@dataclass
 class Mailbox:
     header: Header
     panic_message: str | None
@@ -191,8 +219,8 @@ def parse(block: bytes) -> Mailbox:
         raise MailboxError(f"mailbox block is {len(block)} bytes, the header alone is {HEADER_SIZE}")
     header = Header.parse(block)
     check(header)
-    if len(block) < TOTAL_SIZE:
-        raise MailboxError(f"mailbox block is {len(block)} bytes, expected {TOTAL_SIZE}")
+    if len(block) < OFFSET_TIMELINE:
+        raise MailboxError(f"mailbox block is {len(block)} bytes, expected {OFFSET_TIMELINE}")
     length, message = struct.unpack_from(PANIC_FMT, block, OFFSET_PANIC)
     panic_message = None
     if header.state == STATE_PANICKED or length:
@@ -215,7 +243,16 @@ def read_header(read: Callable[[int, int], bytes], base: int = BASE_ADDRESS) -> 
 
 
 def read(read: Callable[[int, int], bytes], base: int = BASE_ADDRESS) -> Mailbox:
-    """Read and parse the whole block through an emulator's `read`."""
+    """Read and parse the block through an emulator's `read`, up to the
+    timeline (runners poll this every frame; `read_timeline` reads that)."""
     header = read_header(read, base)
     check(header)
-    return parse(read(base, TOTAL_SIZE))
+    return parse(read(base, OFFSET_TIMELINE))
+
+
+def read_timeline(read: Callable[[int, int], bytes], base: int = BASE_ADDRESS) -> list[TimelineFrame]:
+    """The timeline ring's written frames, oldest first."""
+    check(read_header(read, base))
+    block = read(base + OFFSET_TIMELINE, TIMELINE_FRAMES * TIMELINE_FRAME)
+    frames = [TimelineFrame.parse(block, k * TIMELINE_FRAME) for k in range(TIMELINE_FRAMES)]
+    return sorted((f for f in frames if f.frame), key=lambda f: f.frame)

@@ -259,6 +259,7 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
             overran,
         };
         publish(&prof, mb);
+        crate::clock::publish_timeline(&prof, mb, d.idle, overran);
     }
 }
 

@@ -14,8 +14,8 @@
 pub const BASE_ADDRESS: u32 = 0x0230_0000;
 /// "RGDL" read as a little-endian word.
 pub const MAGIC: u32 = u32::from_le_bytes(*b"RGDL");
-/// Bumped whenever a field moves.
-pub const LAYOUT_VERSION: u32 = 1;
+/// Bumped whenever a field moves or a section is added.
+pub const LAYOUT_VERSION: u32 = 2;
 
 pub const PANIC_MESSAGE_BYTES: usize = 252;
 pub const PHASE_NAME_BYTES: usize = 16;
@@ -26,6 +26,12 @@ pub const MAX_TESTS: usize = 128;
 pub const BENCH_KEY_BYTES: usize = 40;
 pub const MAX_BENCH: usize = 256;
 pub const HOST_COMMAND_WORDS: usize = 8;
+/// Frames the timeline ring holds (about a second).
+pub const TIMELINE_FRAMES: usize = 64;
+/// [`TimelineFrame::flags`]: the frame's work overran the frame.
+pub const TIMELINE_OVERRUN: u32 = 1;
+/// [`TimelinePhase::start`] of a phase not entered in the frame.
+pub const TIMELINE_NOT_ENTERED: u32 = u32::MAX;
 
 /// What the ROM is doing, in [`Header::state`].
 #[repr(u32)]
@@ -132,6 +138,32 @@ pub struct BenchRecord {
     pub decimals: u32,
 }
 
+/// One phase in one frame of the timeline.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct TimelinePhase {
+    /// Cycles from the frame's first top-level phase to the phase's first
+    /// entry ([`TIMELINE_NOT_ENTERED`] if it was not entered).
+    pub start: u32,
+    /// Cycles in the phase over the frame (all its calls).
+    pub cycles: u32,
+}
+
+/// One frame of the timeline ring: slot `frame % TIMELINE_FRAMES`. The
+/// phases are in the order of the phases section.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct TimelineFrame {
+    /// The header's frame count when it was written (0: never written).
+    pub frame: u32,
+    /// The frame's work, and the time halted before it, in cycles.
+    pub busy_cycles: u32,
+    pub idle_cycles: u32,
+    /// [`TIMELINE_OVERRUN`].
+    pub flags: u32,
+    pub phases: [TimelinePhase; MAX_PHASES],
+}
+
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct Mailbox {
@@ -140,6 +172,10 @@ pub struct Mailbox {
     pub phases: [PhaseRecord; MAX_PHASES],
     pub tests: [TestRecord; MAX_TESTS],
     pub bench: [BenchRecord; MAX_BENCH],
+    /// The demo's last [`TIMELINE_FRAMES`] frames, phase by phase, for
+    /// `make profile` (after the bench section, so the header's offsets
+    /// of the other sections stay where they were).
+    pub timeline: [TimelineFrame; TIMELINE_FRAMES],
 }
 
 /// Section offsets, for [`Header::layout`] and for the runners.
@@ -147,6 +183,7 @@ pub const OFFSET_PANIC: usize = core::mem::offset_of!(Mailbox, panic);
 pub const OFFSET_PHASES: usize = core::mem::offset_of!(Mailbox, phases);
 pub const OFFSET_TESTS: usize = core::mem::offset_of!(Mailbox, tests);
 pub const OFFSET_BENCH: usize = core::mem::offset_of!(Mailbox, bench);
+pub const OFFSET_TIMELINE: usize = core::mem::offset_of!(Mailbox, timeline);
 pub const TOTAL_SIZE: usize = core::mem::size_of::<Mailbox>();
 // linker.ld gives the mailbox region 64 KiB.
 const _: () = assert!(TOTAL_SIZE <= 64 * 1024);
@@ -194,7 +231,13 @@ mod tests {
 
     #[test]
     fn sections_are_word_aligned() {
-        for off in [OFFSET_PANIC, OFFSET_PHASES, OFFSET_TESTS, OFFSET_BENCH] {
+        for off in [
+            OFFSET_PANIC,
+            OFFSET_PHASES,
+            OFFSET_TESTS,
+            OFFSET_BENCH,
+            OFFSET_TIMELINE,
+        ] {
             assert_eq!(off % 4, 0);
         }
     }
@@ -207,6 +250,7 @@ mod tests {
             ("OFFSET_PHASES", OFFSET_PHASES),
             ("OFFSET_TESTS", OFFSET_TESTS),
             ("OFFSET_BENCH", OFFSET_BENCH),
+            ("OFFSET_TIMELINE", OFFSET_TIMELINE),
             ("TOTAL_SIZE", TOTAL_SIZE),
         ] {
             let line = format!("{name} = {value:#06x}");
@@ -216,6 +260,7 @@ mod tests {
             ("PHASE_RECORD", core::mem::size_of::<PhaseRecord>()),
             ("TEST_RECORD", core::mem::size_of::<TestRecord>()),
             ("BENCH_RECORD", core::mem::size_of::<BenchRecord>()),
+            ("TIMELINE_FRAME", core::mem::size_of::<TimelineFrame>()),
         ] {
             let line = format!("{name} = {value}");
             assert!(doc.contains(&line), "LAYOUT.md should say `{line}`");

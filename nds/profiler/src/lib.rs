@@ -31,7 +31,15 @@ pub struct PhaseStats {
     pub max_frame_cycles: u32,
     pub total_cycles: u64,
     pub calls_last_frame: u32,
+    /// When the phase was first entered in the last frame, in cycles
+    /// after the frame's first top-level phase began ([`NOT_ENTERED`]
+    /// if it was not): with `last_frame_cycles`, where it sits on a
+    /// timeline of the frame.
+    pub start_offset: u32,
 }
+
+/// [`PhaseStats::start_offset`] of a phase not entered in the frame.
+pub const NOT_ENTERED: u32 = u32::MAX;
 
 const MAX_DEPTH: usize = 16;
 
@@ -44,6 +52,10 @@ pub struct Profiler<C: Clock, const N: usize> {
     started: [u32; N],
     this_frame: [u32; N],
     calls_this_frame: [u32; N],
+    /// The clock at each phase's first begin this frame.
+    first_begin: [u32; N],
+    /// The clock at the frame's first top-level begin, once one has ended.
+    origin: Option<u32>,
     stats: [PhaseStats; N],
     frames: u32,
 }
@@ -60,6 +72,8 @@ impl<C: Clock, const N: usize> Profiler<C, N> {
             started: [0; N],
             this_frame: [0; N],
             calls_this_frame: [0; N],
+            first_begin: [0; N],
+            origin: None,
             stats: [PhaseStats::default(); N],
             frames: 0,
         }
@@ -102,6 +116,14 @@ impl<C: Clock, const N: usize> Profiler<C, N> {
         self.stack_len -= 1;
         let i = id.0 as usize;
         self.this_frame[i] = self.this_frame[i].wrapping_add(now.wrapping_sub(self.started[i]));
+        // After the clock read, so charged to the parent, not the phase.
+        if self.calls_this_frame[i] == 0 {
+            self.first_begin[i] = self.started[i];
+        }
+        // Top-level phases do not overlap: the first to end began first.
+        if self.stack_len == 0 && self.origin.is_none() {
+            self.origin = Some(self.started[i]);
+        }
         self.calls_this_frame[i] += 1;
     }
 
@@ -118,10 +140,16 @@ impl<C: Clock, const N: usize> Profiler<C, N> {
     /// are added to the running totals.
     pub fn end_frame(&mut self) {
         assert_eq!(self.stack_len, 0, "profiler: frame ended with phases open");
+        let origin = self.origin.take().unwrap_or(0);
         for i in 0..self.count {
             let s = &mut self.stats[i];
             s.last_frame_cycles = self.this_frame[i];
             s.calls_last_frame = self.calls_this_frame[i];
+            s.start_offset = if self.calls_this_frame[i] == 0 {
+                NOT_ENTERED
+            } else {
+                self.first_begin[i].wrapping_sub(origin)
+            };
             s.max_frame_cycles = s.max_frame_cycles.max(self.this_frame[i]);
             s.total_cycles += self.this_frame[i] as u64;
         }
@@ -151,6 +179,7 @@ impl<C: Clock, const N: usize> Profiler<C, N> {
             self.this_frame[scratch.0 as usize],
             self.calls_this_frame[scratch.0 as usize],
         );
+        let saved_origin = self.origin;
         for s in &mut samples {
             let t0 = self.clock.now();
             self.begin(scratch);
@@ -169,6 +198,7 @@ impl<C: Clock, const N: usize> Profiler<C, N> {
             self.this_frame[scratch.0 as usize],
             self.calls_this_frame[scratch.0 as usize],
         ) = saved;
+        self.origin = saved_origin;
         samples.sort_unstable();
         bare.sort_unstable();
         samples[SAMPLES / 2].saturating_sub(bare[SAMPLES / 2])
@@ -230,6 +260,33 @@ mod tests {
         assert_eq!(stats[1].1.last_frame_cycles, 42);
         assert_eq!(stats[1].1.calls_last_frame, 2);
         assert_eq!(stats[1].1.depth, 1);
+    }
+
+    #[test]
+    fn start_offsets_place_phases_on_the_frame() {
+        let mut p: Profiler<FakeClock, 8> = Profiler::new(FakeClock { t: 1000, step: 0 });
+        let (input, physics, verlet, idle) = (
+            p.phase("input"),
+            p.phase("physics"),
+            p.phase("verlet"),
+            p.phase("idle"),
+        );
+        for _ in 0..2 {
+            p.time(input, |p| work(p, 7));
+            work(&mut p, 3);
+            p.time(physics, |p| {
+                work(p, 100);
+                p.time(verlet, |p| work(p, 40));
+                work(p, 5);
+                p.time(verlet, |p| work(p, 2));
+            });
+            p.end_frame();
+            work(&mut p, 1000);
+        }
+        let offsets: Vec<_> = p.phases().map(|(_, s)| s.start_offset).collect();
+        // verlet: its first call, at 7 + 3 + 100.
+        assert_eq!(offsets, [0, 10, 110, NOT_ENTERED]);
+        let _ = idle;
     }
 
     #[test]

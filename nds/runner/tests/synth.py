@@ -10,8 +10,9 @@ from __future__ import annotations
 import struct
 
 # Straight from LAYOUT.md, deliberately not imported from mailbox.py.
-OFFSET_PANIC, OFFSET_PHASES, OFFSET_TESTS, OFFSET_BENCH, TOTAL_SIZE = 0x60, 0x160, 0x660, 0x3660, 0x6660
-PHASE_RECORD, TEST_RECORD, BENCH_RECORD = 40, 96, 48
+OFFSET_PANIC, OFFSET_PHASES, OFFSET_TESTS, OFFSET_BENCH = 0x60, 0x160, 0x660, 0x3660
+OFFSET_TIMELINE, TOTAL_SIZE = 0x6660, 0xAA60
+PHASE_RECORD, TEST_RECORD, BENCH_RECORD, TIMELINE_FRAME = 40, 96, 48, 272
 MAGIC = 0x4C444752
 
 
@@ -30,11 +31,13 @@ def block(*, state: int = 2, rom_kind: int = 1, frame: int = 42,
           phases: list[tuple[str, int, int, int, int, int]] = (),
           bench: list[tuple[str, int, int]] = (),
           panic: str | None = None, overhead: int = 30, frames_profiled: int = 0,
-          overruns: int = 0, version: int = 1, total_size: int = TOTAL_SIZE,
+          overruns: int = 0, version: int = 2, total_size: int = TOTAL_SIZE,
+          timeline: list[tuple[int, int, int, int, list[tuple[int, int]]]] = (),
           layout: tuple[int, int, int, int] = (OFFSET_PANIC, OFFSET_PHASES, OFFSET_TESTS, OFFSET_BENCH),
           magic: int = MAGIC) -> bytes:
     """tests: (name, status, cycles, detail); phases: (name, depth, last, max,
-    total, calls); bench: (key, value, decimals)."""
+    total, calls); bench: (key, value, decimals); timeline: (frame, busy,
+    idle, flags, [(start, cycles) per phase]), in slot frame % 64."""
     buf = bytearray(TOTAL_SIZE)
     _put_words(buf, 0, magic, version, total_size, state, frame, rom_kind,
                len(phases), len(tests), len(bench), overhead, frames_profiled, overruns, *layout)
@@ -54,6 +57,11 @@ def block(*, state: int = 2, rom_kind: int = 1, frame: int = 42,
         o = OFFSET_BENCH + i * BENCH_RECORD
         _put_str(buf, o, 40, key)
         struct.pack_into("<iI", buf, o + 40, value, decimals)
+    for frame, busy, idle, flags, spans in timeline:
+        o = OFFSET_TIMELINE + (frame % 64) * TIMELINE_FRAME
+        pairs = [w for span in spans for w in span]
+        pairs += [0xFFFF_FFFF, 0] * (32 - len(spans))
+        _put_words(buf, o, frame, busy, idle, flags, *pairs)
     return bytes(buf)
 
 

@@ -12,8 +12,8 @@ class LayoutConstants(unittest.TestCase):
     def test_match_layout_md(self):
         with open(os.path.join(_path.REPO, "nds", "mailbox", "LAYOUT.md")) as f:
             doc = f.read()
-        for name in ("OFFSET_PANIC", "OFFSET_PHASES", "OFFSET_TESTS", "OFFSET_BENCH", "TOTAL_SIZE",
-                     "PHASE_RECORD", "TEST_RECORD", "BENCH_RECORD"):
+        for name in ("OFFSET_PANIC", "OFFSET_PHASES", "OFFSET_TESTS", "OFFSET_BENCH", "OFFSET_TIMELINE",
+                     "TOTAL_SIZE", "PHASE_RECORD", "TEST_RECORD", "BENCH_RECORD", "TIMELINE_FRAME"):
             m = re.search(rf"{name} = (0x[0-9a-fA-F]+|\d+)", doc)
             self.assertIsNotNone(m, f"LAYOUT.md does not give {name}")
             self.assertEqual(getattr(mailbox, name), int(m.group(1), 0), name)
@@ -64,6 +64,21 @@ class Parse(unittest.TestCase):
         self.assertAlmostEqual(mailbox.cycles_to_us(560_190), 16_715, delta=1)
 
 
+class Timeline(unittest.TestCase):
+    def test_ring_frames_oldest_first(self):
+        raw = synth.block(timeline=[
+            (65, 900, 100, 1, [(0, 900), (10, 500), (0xFFFF_FFFF, 0)]),
+            (64, 800, 200, 0, [(0, 800), (12, 400)]),
+        ])
+        frames = mailbox.read_timeline(lambda addr, n: raw[addr - mailbox.BASE_ADDRESS:][:n])
+        self.assertEqual([f.frame for f in frames], [64, 65])
+        f = frames[1]
+        self.assertEqual((f.busy_cycles, f.idle_cycles, f.overran), (900, 100, True))
+        self.assertEqual((f.starts[:3], f.cycles[:3]), ([0, 10, None], [900, 500, 0]))
+        self.assertFalse(frames[0].overran)
+        self.assertIsNone(frames[0].starts[5])
+
+
 class Mismatch(unittest.TestCase):
     def assert_mismatch(self, expected_text, **kw):
         with self.assertRaises(mailbox.MailboxError) as cm:
@@ -71,11 +86,11 @@ class Mismatch(unittest.TestCase):
         self.assertIn(expected_text, str(cm.exception))
 
     def test_version(self):
-        self.assert_mismatch("mailbox layout mismatch: ROM says version = 0x2, runner expects 0x1", version=2)
+        self.assert_mismatch("mailbox layout mismatch: ROM says version = 0x1, runner expects 0x2", version=1)
 
     def test_total_size(self):
-        self.assert_mismatch("mailbox layout mismatch: ROM says total_size = 0x6680, runner expects 0x6660",
-                             total_size=0x6680)
+        self.assert_mismatch("mailbox layout mismatch: ROM says total_size = 0x6660, runner expects 0xaa60",
+                             total_size=0x6660)
 
     def test_section_offset(self):
         self.assert_mismatch("mailbox layout mismatch: ROM says tests offset = 0x700, runner expects 0x660",
