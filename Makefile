@@ -126,13 +126,14 @@ bench: bench-roms venv melonds
 # (the bench's anim_us alone).
 # A frame timeline of one scene from the ROM's own timers: trace.json
 # (Perfetto, speedscope) and timeline.png in target/profile (one
-# subdirectory per emulator with EMULATOR=both).
+# subdirectory per emulator with EMULATOR=both); STRESS=1 first gives
+# the scene make stress-test's disturbance.
 SCENE ?= b
 FRAMES ?= 600
 EMULATOR ?= desmume
 profile: rom venv melonds
 	$(PY) nds/runner/profile_timeline.py --rom $(ROM_DIR)/ragdoll.nds --emulator $(EMULATOR) \
-	  --scene $(SCENE) --frames $(FRAMES) --out $(TARGET)/profile
+	  --scene $(SCENE) --frames $(FRAMES) --out $(TARGET)/profile $(if $(STRESS),--stress)
 
 PCPROFILE ?= ragdoll
 PCPROFILE_FEATURE = $(if $(filter ragdoll,$(PCPROFILE)),pc-profile,pc-profile-$(PCPROFILE))

@@ -14,6 +14,10 @@ writes:
 
 Frames are laid out as the ROM paces them: each starts on a VBlank, and
 a frame whose work overran takes as many frame slots as it needed.
+
+With --stress the scene gets `make stress-test`'s scripted disturbance
+first (a shot into the pile, a strike, the rain run to its end ...), and
+the record starts from it.
 """
 from __future__ import annotations
 
@@ -62,11 +66,29 @@ def select_scene(emu: Emulator, scene: str) -> None:
     raise EmulatorError(f"the demo did not reach scene ({scene})")
 
 
-def capture(emu: Emulator, frames: int) -> tuple[list[mailbox.PhaseRecord], list[mailbox.TimelineFrame]]:
-    """Steps `frames` emulated frames; returns the phases and every ROM
-    frame the ring held on the way, oldest first."""
-    seen: dict[int, mailbox.TimelineFrame] = {}
+def disturb(emu: Emulator, scene: str) -> tuple[int, str]:
+    """The stress test's settling and disturbance of `scene`; returns the
+    ROM frame it started at and what it did."""
+    import stress
+    w = stress.Watch(emu)
+    w.step(stress.SETTLE_FRAMES)
     start = mailbox.read_header(emu.read).frame
+    words, act = stress.DISTURBANCES[scene]
+    detail = act(w)
+    return start, f"{words} ({detail})"
+
+
+def capture(emu: Emulator, frames: int, start: int | None = None
+            ) -> tuple[list[mailbox.PhaseRecord], list[mailbox.TimelineFrame]]:
+    """Steps `frames` emulated frames; returns the phases and every ROM
+    frame after `start` (default: now) the ring held on the way, oldest
+    first."""
+    seen: dict[int, mailbox.TimelineFrame] = {}
+    if start is None:
+        start = mailbox.read_header(emu.read).frame
+    for f in mailbox.read_timeline(emu.read):
+        if f.frame > start:
+            seen[f.frame] = f
     for k in range(frames):
         emu.step()
         if k % READ_EVERY == READ_EVERY - 1 or k == frames - 1:
@@ -172,15 +194,21 @@ def check_trace(trace: dict) -> list[str]:
     return problems[:5]
 
 
-def run(name: str, rom: str, scene: str, frames: int, out: str, check: bool = False) -> int:
+def run(name: str, rom: str, scene: str, frames: int, out: str, check: bool = False,
+        stressed: bool = False) -> int:
     tag = f"[{name}]"
     emu = backends.create(name)
     try:
         boot(emu, rom)
         select_scene(emu, scene)
-        phases, timeline = capture(emu, frames)
+        start, what = disturb(emu, scene) if stressed else (None, "")
+        if what:
+            print(f"{tag} scene ({scene}): {what}")
+        phases, timeline = capture(emu, frames, start)
         version = emu.version()
-    except EmulatorError as e:
+    except Exception as e:  # EmulatorError, or the stress script's StressError
+        if not isinstance(e, EmulatorError) and type(e).__name__ != "StressError":
+            raise
         print(f"{tag} ERROR: {e}")
         return 1
     finally:
@@ -231,6 +259,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--frames", type=int, default=600, help="emulated frames to record")
     p.add_argument("--out", default="target/profile",
                    help="output directory (with --emulator both, one subdirectory each)")
+    p.add_argument("--stress", action="store_true",
+                   help="give the scene make stress-test's disturbance first, and record from it")
     p.add_argument("--check", action="store_true",
                    help="fail unless the trace fits the trace-event schema and nests, and the PNG is written")
     args = p.parse_args(argv)
@@ -242,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
     status = 0
     for name in names:
         out = os.path.join(args.out, name) if args.emulator == "both" else args.out
-        status |= run(name, args.rom, args.scene, args.frames, out, args.check)
+        status |= run(name, args.rom, args.scene, args.frames, out, args.check, args.stress)
     return status
 
 

@@ -39,6 +39,9 @@ use touch_camera::TouchCamera;
 static SIM: TakeOnce<Sim> = TakeOnce::new(Sim::new());
 /// The world's display list, rebuilt at each scene reset (32 KiB).
 static WORLD_LIST: TakeOnce<DisplayList> = TakeOnce::new(DisplayList::new());
+/// The bottom screen's text cells (4 KB, main RAM).
+static TEXT_GRID: TakeOnce<crate::console::TextGrid> =
+    TakeOnce::new(crate::console::TextGrid::new());
 
 const SKY: u16 = rgb(24, 32, 64);
 const GRAB_MARK: u16 = rgb(255, 80, 255);
@@ -152,7 +155,8 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
     compile_world(d.scene, sim, world_list);
     let dsi_mode = crate::hw::boot::dsi_mode();
     live::set(mb, Live::DsiMode, dsi_mode as i32);
-    let mut screen = screen::Screen::new(shown);
+    let grid = TEXT_GRID.take().expect("text grid taken once");
+    let mut screen = screen::Screen::new(shown, grid);
     // Between frames the CPU sleeps until the VBlank interrupt.
     crate::hw::irq::enable_vblank();
     loop {

@@ -3,7 +3,7 @@
 //! frame's own bar turns red on a frame that overran. Drawn a row at a
 //! time, so the redraw costs the same small amount every frame.
 
-use crate::console::draw_text;
+use crate::console::TextGrid;
 use crate::font::GLYPH_H;
 use crate::hw::timer::{cycles_to_us, FRAME_CYCLES};
 use crate::hw::video::{rgb, Surface, WIDTH};
@@ -16,34 +16,63 @@ pub const BG: u16 = rgb(16, 16, 32);
 const FG: u16 = rgb(230, 230, 230);
 const DIM: u16 = rgb(120, 120, 140);
 
+/// What a row's bar shows, so an unchanged bar is not painted again.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+pub struct Bar {
+    fill: usize,
+    color: u16,
+    drawn: bool,
+}
+
 /// One phase: name (indented by depth), microseconds last frame, and its
 /// bar. `overran`: the bar is red (the frame, or a phase on its own, went
-/// over the budget).
-pub fn phase_row(s: &mut Surface, row: usize, name: &str, stats: &PhaseStats, overran: bool) {
+/// over the budget). `bar` is what the row's bar showed.
+pub fn phase_row(
+    s: &mut Surface,
+    grid: &mut TextGrid,
+    bar: &mut Bar,
+    row: usize,
+    name: &str,
+    stats: &PhaseStats,
+    overran: bool,
+) {
     let us = cycles_to_us(stats.last_frame_cycles);
     let indent = (stats.depth as usize).min(3);
     let line = text!(20; "{:indent$}{:<12} {:>5} ", "", name, us, indent = indent);
-    draw_text(s, 0, row, line.as_str(), FG, BG);
+    grid.draw(s, 0, row, line.as_str(), FG, BG);
     let over = overran || stats.last_frame_cycles > FRAME_CYCLES;
     let fill = (stats.last_frame_cycles as u64 * BAR_W as u64 / FRAME_CYCLES as u64)
         .min(BAR_W as u64) as usize;
-    let y = row * GLYPH_H + 2;
     let color = if over {
         rgb(230, 40, 40)
     } else {
         rgb(60, 200, 90)
     };
+    let now = Bar {
+        fill,
+        color,
+        drawn: true,
+    };
+    if *bar == now {
+        return;
+    }
+    let y = row * GLYPH_H + 2;
     s.fill_rect(BAR_X, y, fill, GLYPH_H - 4, color);
     s.fill_rect(BAR_X + fill, y, BAR_W - fill, GLYPH_H - 4, rgb(40, 40, 60));
-    s.fill_rect(BAR_X + BAR_W, y - 2, 2, GLYPH_H, rgb(250, 200, 0)); // the budget
+    if !bar.drawn {
+        s.fill_rect(BAR_X + BAR_W, y - 2, 2, GLYPH_H, rgb(250, 200, 0)); // the budget
+    }
+    *bar = now;
 }
 
-pub fn footer(s: &mut Surface, row: usize, overruns: u32, overhead_cycles: u32) {
-    let footer = text!(48; "us of 16715  overruns {}  prof {} cyc     ", overruns, overhead_cycles);
-    draw_text(s, 0, row, footer.as_str(), DIM, BG);
+pub fn footer(s: &mut Surface, grid: &mut TextGrid, row: usize, overruns: u32, overhead: u32) {
+    let footer = text!(48; "us of 16715  overruns {}  prof {} cyc     ", overruns, overhead);
+    grid.draw(s, 0, row, footer.as_str(), DIM, BG);
 }
 
 /// A row with nothing in it.
-pub fn blank(s: &mut Surface, row: usize) {
+pub fn blank(s: &mut Surface, grid: &mut TextGrid, bar: &mut Bar, row: usize) {
     s.fill_rect(0, row * GLYPH_H, WIDTH, GLYPH_H, BG);
+    grid.forget(row);
+    *bar = Bar::default();
 }

@@ -4,7 +4,7 @@
 //! instead of a spike every few frames.
 
 use crate::clock::Profiler;
-use crate::console::{draw_text, ROWS};
+use crate::console::{TextGrid, ROWS};
 use crate::hw::video::{rgb, Surface};
 use crate::profile_view::{self, BG};
 use crate::scenes::SCENES;
@@ -61,16 +61,22 @@ pub struct Screen {
     overran_since_bar: bool,
     /// The phases with a bar, top to bottom (the frame's first).
     shown: [PhaseId; PHASE_ROWS],
+    /// What the text cells and the bars show, so a redraw paints only
+    /// what changed.
+    grid: &'static mut TextGrid,
+    bars: [profile_view::Bar; PHASE_ROWS],
 }
 
 impl Screen {
     /// `shown`: the phases that get a bar; the others (sub-phases) are in
     /// the mailbox and `make run`'s table.
-    pub const fn new(shown: [PhaseId; PHASE_ROWS]) -> Self {
+    pub fn new(shown: [PhaseId; PHASE_ROWS], grid: &'static mut TextGrid) -> Self {
         Screen {
             next_row: 0,
             overran_since_bar: false,
             shown,
+            grid,
+            bars: [profile_view::Bar::default(); PHASE_ROWS],
         }
     }
 
@@ -84,13 +90,15 @@ impl Screen {
     }
 
     fn draw_row(&mut self, s: &mut Surface, row: usize, v: &View, prof: &Profiler) {
+        let grid = &mut *self.grid;
         if row < PROFILE_ROW {
-            return text_row(s, row, v);
+            return text_row(s, grid, row, v);
         }
         if row == ROWS - 1 {
-            return profile_view::footer(s, row, v.overruns, v.profiler_overhead);
+            return profile_view::footer(s, grid, row, v.overruns, v.profiler_overhead);
         }
         let id = self.shown[row - PROFILE_ROW];
+        let bar = &mut self.bars[row - PROFILE_ROW];
         match prof.phases().nth(id.index()) {
             // The frame's bar (the first) is red when a frame overran
             // since it was last drawn.
@@ -100,51 +108,75 @@ impl Screen {
                 if frame {
                     self.overran_since_bar = false;
                 }
-                profile_view::phase_row(s, row, name, &stats, red)
+                profile_view::phase_row(s, grid, bar, row, name, &stats, red)
             }
-            None => profile_view::blank(s, row),
+            None => profile_view::blank(s, grid, bar, row),
         }
     }
 }
 
-fn line(s: &mut Surface, row: usize, text: &str, fg: u16) {
+fn line(s: &mut Surface, grid: &mut TextGrid, row: usize, text: &str, fg: u16) {
     // Pad to the full width so a shorter line erases a longer one.
     let padded = text!(42; "{:<42}", text);
-    draw_text(s, 0, row, padded.as_str(), fg, BG);
+    grid.draw(s, 0, row, padded.as_str(), fg, BG);
 }
 
 /// One of the text rows above the profiler.
-fn text_row(s: &mut Surface, row: usize, v: &View) {
+fn text_row(s: &mut Surface, grid: &mut TextGrid, row: usize, v: &View) {
     let scene = SCENES[v.scene];
     match row {
         0 => {
             let t =
                 text!(42; "({}) {}  {}/{}", scene.letter, scene.name, v.scene + 1, SCENES.len());
-            line(s, row, t.as_str(), TITLE)
+            line(s, grid, row, t.as_str(), TITLE)
         }
         1 => {
             let mode = if v.gravity_point { "point" } else { "down" };
             let state = if v.paused { "PAUSED" } else { "" };
             let t = text!(42; "grav {} {} m/s2  keep {}/f  {}", mode,
                 fixed(v.gravity, 1).as_str(), fixed(v.damping, 3).as_str(), state);
-            line(s, row, t.as_str(), FG)
+            line(s, grid, row, t.as_str(), FG)
         }
         2 => {
             let t = text!(42; "{} chr {} box {} poly {} hw {}", v.draw_mode, v.ragdolls,
                 v.bodies, v.polys_submitted, v.polys_stored);
-            line(s, row, t.as_str(), FG)
+            line(s, grid, row, t.as_str(), FG)
         }
         3 => match (scene.pending, v.rain_full) {
-            _ if v.dsi_mode => line(s, row, "DSi mode: no touch; start it in DS mode", WARN),
-            (Some(msg), _) => line(s, row, msg, WARN),
+            _ if v.dsi_mode => line(
+                s,
+                grid,
+                row,
+                "DSi mode: no touch; start it in DS mode",
+                WARN,
+            ),
+            (Some(msg), _) => line(s, grid, row, msg, WARN),
             (None, true) => {
                 let t = text!(42; "budget reached at {} ragdolls", v.ragdolls);
-                line(s, row, t.as_str(), WARN)
+                line(s, grid, row, t.as_str(), WARN)
             }
-            _ if v.grabbing => line(s, row, "stylus: holding (lift the pen to let go)", DIM),
-            _ => line(s, row, scene.stylus, DIM),
+            _ if v.grabbing => line(
+                s,
+                grid,
+                row,
+                "stylus: holding (lift the pen to let go)",
+                DIM,
+            ),
+            _ => line(s, grid, row, scene.stylus, DIM),
         },
-        4 => line(s, row, "START scn SEL draw A pause B step X reset", DIM),
-        _ => line(s, row, "Y grav, Y+pad grav/wind; cam: pad L R edge", DIM),
+        4 => line(
+            s,
+            grid,
+            row,
+            "START scn SEL draw A pause B step X reset",
+            DIM,
+        ),
+        _ => line(
+            s,
+            grid,
+            row,
+            "Y grav, Y+pad grav/wind; cam: pad L R edge",
+            DIM,
+        ),
     }
 }

@@ -78,11 +78,15 @@ impl Surface {
         Surface { pixels }
     }
 
+    /// Pixels `x..x + w` of line `y`, clipped to the screen (empty below
+    /// it): for writers that fill a span without a bounds check a pixel.
     #[inline]
-    pub fn set(&mut self, x: usize, y: usize, color: u16) {
-        if x < WIDTH && y < HEIGHT {
-            self.pixels[y * WIDTH + x] = color | 0x8000;
+    pub fn span_mut(&mut self, x: usize, y: usize, w: usize) -> &mut [u16] {
+        if y >= HEIGHT {
+            return &mut [];
         }
+        let (x0, x1) = (x.min(WIDTH), (x + w).min(WIDTH));
+        &mut self.pixels[y * WIDTH + x0..y * WIDTH + x1]
     }
 
     pub fn fill_rect(&mut self, x: usize, y: usize, w: usize, h: usize, color: u16) {
