@@ -47,6 +47,7 @@ def rows(r: dict) -> list[tuple[str, str]]:
     kd, brute = get(r, "kdtree.4096.kd_us"), get(r, "kdtree.4096.brute_us")
     kdb, bruteb = get(r, "kdtree.4096.kd_broad_us"), get(r, "kdtree.4096.brute_broad_us")
     fixed, soft = get(r, "float_vs_fixed.fixed_us"), get(r, "float_vs_fixed.softfloat_us")
+    micro = get(r, "float_vs_fixed.micromath_us")
     soak = get(r, "soak") or {}
     prec = get(r, "precision") or {}
     return [
@@ -71,8 +72,9 @@ def rows(r: dict) -> list[tuple[str, str]]:
          f"{prec.get('misses_tracked', '-')} / {prec.get('misses_naive', '-')}"),
         ("the same in the ROM, 2000 sweeps (equal to the host's)",
          f"{prec.get('rom_misses_tracked', '-')} / {prec.get('rom_misses_naive', '-')}"),
-        ("one ragdoll's Verlet frame, fixed point / f32 soft float (`float_vs_fixed`, goal 5x)",
-         f"{us(fixed)} / {us(soft)} ({ratio(fixed, soft)})"),
+        ("one ragdoll's Verlet frame, fixed point / f32 soft float with `libm` / with `micromath` "
+         "(`float_vs_fixed`, goal 5x)",
+         f"{us(fixed)} / {us(soft)} ({ratio(fixed, soft)}) / {us(micro)} ({ratio(fixed, micro)})"),
         ("brads + expand + skinning palette, 25 joints (`anim_us`, goal 60 us)", us(get(r, "anim_us"))),
         ("powered ragdoll, 13 boxes (`motor_character_us.total`, goal 1000 us)",
          us(get(r, "motor_character_us.total"))),

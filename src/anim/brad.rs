@@ -263,10 +263,9 @@ pub fn inject(brads: &[Brad], model: &mut [Mat4x3]) -> u32 {
 }
 
 /// A brad table with room for `N` brads, started from the bind pose.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct BradTable<const N: usize = 16> {
-    len: usize,
-    brads: [Brad; N],
+    brads: heapless::Vec<Brad, N>,
 }
 
 impl<const N: usize> BradTable<N> {
@@ -276,40 +275,28 @@ impl<const N: usize> BradTable<N> {
     /// If `def` has more than `N` brads.
     pub fn new(def: &BradTableDef) -> Self {
         assert!(def.brads.len() <= N, "brad table: more brads than N");
-        let empty = Brad {
-            def: BradDef {
-                joint: 0,
-                particle: 0,
-                a: [0, 0],
-                b: [0, 0],
-                axis_a: Axis::PosX,
-                axis_b: Axis::PosY,
-            },
-            matrix: Mat4x3::IDENTITY,
-        };
-        let mut brads = [empty; N];
-        for (i, (d, m)) in def.brads.iter().zip(def.bind).enumerate() {
-            brads[i] = Brad {
+        let brads = def
+            .brads
+            .iter()
+            .zip(def.bind)
+            .map(|(d, m)| Brad {
                 def: *d,
                 matrix: *m,
-            };
-        }
-        BradTable {
-            len: def.brads.len(),
-            brads,
-        }
+            })
+            .collect();
+        BradTable { brads }
     }
 
     /// The brads.
     #[inline]
     pub fn brads(&self) -> &[Brad] {
-        &self.brads[..self.len]
+        &self.brads
     }
 
     /// The brads, mutable (for [`build_brads`]).
     #[inline]
     pub fn brads_mut(&mut self) -> &mut [Brad] {
-        &mut self.brads[..self.len]
+        &mut self.brads
     }
 
     /// [`build_brads`] over the whole table.

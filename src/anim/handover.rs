@@ -50,10 +50,9 @@ pub fn start_ragdoll<const N: usize, const C: usize>(
 }
 
 /// Getting up: a fade from the ragdoll's last pose into a clip.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct GetUp {
-    from: [JointPose; MAX_JOINTS],
-    len: usize,
+    from: heapless::Vec<JointPose, MAX_JOINTS>,
     fade: CrossFade,
 }
 
@@ -62,19 +61,20 @@ impl GetUp {
     /// injected), read back relative to `root` (the placement the clip
     /// will be expanded with), fading over `duration` seconds.
     pub fn new(parents: &[u8], model: &[Mat4x3], root: &Mat4x3, duration: Fx1) -> GetUp {
-        let mut from = [JointPose::IDENTITY; MAX_JOINTS];
         let len = parents.len().min(MAX_JOINTS);
-        local_from_model(&parents[..len], model, root, &mut from[..len]);
+        let mut from = heapless::Vec::new();
+        // Within capacity: len <= MAX_JOINTS.
+        let _ = from.resize(len, JointPose::IDENTITY);
+        local_from_model(&parents[..len], model, root, &mut from);
         GetUp {
             from,
-            len,
             fade: CrossFade::new(duration),
         }
     }
 
     /// The pose the fade starts from.
     pub fn from_pose(&self) -> &[JointPose] {
-        &self.from[..self.len]
+        &self.from
     }
 
     /// The pose now: the start pose mixed towards `clip_pose` (the clip

@@ -1,6 +1,9 @@
 //! The little float math the twin needs. `core` has no `f32::sqrt`
-//! without `std`, so [`sqrt`] is the usual library routine: a bit-level
-//! first guess and Newton steps (each a soft-float division on the DS).
+//! without `std`, so the square root comes from a library, chosen by a
+//! [`FloatMath`] type: [`Libm`] (`libm::sqrtf`, correctly rounded, what a
+//! `no_std` user reaches for first) or [`Micromath`] (`micromath`'s fast
+//! approximation, what one picks for speed). The bench times the twin
+//! with each (`float_vs_fixed`).
 
 use core::ops::{Add, AddAssign, Mul, Sub, SubAssign};
 
@@ -58,15 +61,40 @@ impl SubAssign for V3 {
     }
 }
 
-/// `sqrt(x)` for `x >= 0` (0 for anything else), to within 1 ulp or so:
-/// the exponent-halving guess (within 4 %) and three Newton steps.
+/// The float library the twin's square roots come from.
+pub trait FloatMath {
+    /// The library's name, for reports.
+    const NAME: &'static str;
+    /// `sqrt(x)` for `x >= 0` (the twin takes roots of squared lengths
+    /// only).
+    fn sqrt(x: f32) -> f32;
+}
+
+/// `libm`'s `sqrtf`: correctly rounded (IEEE 754), in software.
+pub struct Libm;
+
+impl FloatMath for Libm {
+    const NAME: &'static str = "libm";
+    #[inline]
+    fn sqrt(x: f32) -> f32 {
+        libm::sqrtf(x)
+    }
+}
+
+/// `micromath`'s `sqrt`: a bit-level estimate, fast and rough (6.1 %
+/// at worst, measured in `tests.rs`).
+pub struct Micromath;
+
+impl FloatMath for Micromath {
+    const NAME: &'static str = "micromath";
+    #[inline]
+    fn sqrt(x: f32) -> f32 {
+        micromath::F32Ext::sqrt(x)
+    }
+}
+
+/// [`Libm`]'s square root, for callers that do not pick a library.
+#[inline]
 pub fn sqrt(x: f32) -> f32 {
-    if x <= 0.0 || !x.is_finite() {
-        return if x == f32::INFINITY { x } else { 0.0 };
-    }
-    let mut y = f32::from_bits((x.to_bits() >> 1) + 0x1fbd_1df5);
-    for _ in 0..3 {
-        y = 0.5 * (y + x / y);
-    }
-    y
+    Libm::sqrt(x)
 }

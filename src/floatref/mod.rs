@@ -23,7 +23,7 @@
 mod math;
 mod ragdoll;
 
-pub use math::{sqrt, V3};
+pub use math::{sqrt, FloatMath, Libm, Micromath, V3};
 pub use ragdoll::{FloatRagdoll, FloatRoom, FloatSettings};
 
 #[cfg(test)]

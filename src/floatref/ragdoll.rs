@@ -1,6 +1,6 @@
 //! The twin itself: particles, links and one frame, all `f32`.
 
-use super::math::{sqrt, V3};
+use super::math::{FloatMath, Libm, V3};
 use crate::fx::{Fx1, Vec3};
 use crate::verlet::{BoxRoom, Gravity, Ragdoll, Settings, STEPS_PER_SECOND};
 
@@ -146,22 +146,22 @@ impl FLink {
         Some(l)
     }
 
-    /// One projection (see `verlet::constraints`).
+    /// One projection (see `verlet::constraints`), square roots from `M`.
     #[inline]
-    fn project(&self, x: &mut [V3]) {
+    fn project<M: FloatMath>(&self, x: &mut [V3]) {
         let (ia, ib) = (self.a as usize, self.b as usize);
         let delta = x[ib] - x[ia];
         let d2 = delta.length_squared();
         let frac = if d2 > self.max2 {
             if d2 > self.max2_hi {
-                let len = sqrt(d2);
+                let len = M::sqrt(d2);
                 (len - self.max) / len
             } else {
                 (d2 - self.max2) * self.inv_2max2
             }
         } else if d2 < self.min2 {
             if d2 < self.min2_lo {
-                let len = sqrt(d2);
+                let len = M::sqrt(d2);
                 if len == 0.0 {
                     return;
                 }
@@ -188,8 +188,9 @@ pub struct FloatRagdoll {
     prev: [V3; 16],
     inv_mass: [f32; 16],
     radius: [f32; 16],
-    links: [FLink; 40],
-    link_count: usize,
+    /// The constraints that still constrain in `f32` (at most the fixed
+    /// ragdoll's 40).
+    links: heapless::Vec<FLink, 40>,
 }
 
 impl FloatRagdoll {
@@ -203,8 +204,7 @@ impl FloatRagdoll {
             prev: [V3::ZERO; 16],
             inv_mass: [0.0; 16],
             radius: [0.0; 16],
-            links: [FLink::default(); 40],
-            link_count: 0,
+            links: heapless::Vec::new(),
         };
         for i in 0..p.len() {
             out.cur[i] = v3(p.positions()[i]);
@@ -220,8 +220,8 @@ impl FloatRagdoll {
                 f(l.max)
             };
             if let Some(fl) = FLink::new(l.a, l.b, f(l.min), max, &out.inv_mass, window) {
-                out.links[out.link_count] = fl;
-                out.link_count += 1;
+                // A Ragdoll holds at most 40 constraints.
+                let _ = out.links.push(fl);
             }
         }
         out
@@ -233,21 +233,27 @@ impl FloatRagdoll {
     }
 
     /// One frame: integrate, relax, collide with `room`, relax, cap the
-    /// speed ([`Ragdoll::step_with`] with one substep).
-    #[inline(never)]
+    /// speed ([`Ragdoll::step_with`] with one substep); square roots from
+    /// [`Libm`].
     pub fn step(&mut self, s: &FloatSettings, room: &FloatRoom) {
-        self.integrate(s);
-        self.relax(s.iterations);
+        self.step_with::<Libm>(s, room);
+    }
+
+    /// [`FloatRagdoll::step`] with the square roots of library `M`.
+    #[inline(never)]
+    pub fn step_with<M: FloatMath>(&mut self, s: &FloatSettings, room: &FloatRoom) {
+        self.integrate::<M>(s);
+        self.relax::<M>(s.iterations);
         for i in 0..self.len {
             if self.inv_mass[i] != 0.0 {
                 room.collide(&mut self.prev[i], &mut self.cur[i], self.radius[i]);
             }
         }
-        self.relax(s.post_collision_iterations);
-        self.clamp_velocities(s);
+        self.relax::<M>(s.post_collision_iterations);
+        self.clamp_velocities::<M>(s);
     }
 
-    fn integrate(&mut self, s: &FloatSettings) {
+    fn integrate<M: FloatMath>(&mut self, s: &FloatSettings) {
         let gravity = V3([0.0, -s.g_dt2, 0.0]);
         for i in 0..self.len {
             if self.inv_mass[i] == 0.0 {
@@ -257,28 +263,28 @@ impl FloatRagdoll {
             let mut disp = (x - self.prev[i]) * s.damping + gravity;
             let d2 = disp.length_squared();
             if d2 > s.max_disp2 {
-                disp = disp * (s.max_disp / sqrt(d2));
+                disp = disp * (s.max_disp / M::sqrt(d2));
             }
             self.prev[i] = x;
             self.cur[i] = x + disp;
         }
     }
 
-    fn relax(&mut self, iterations: u32) {
+    fn relax<M: FloatMath>(&mut self, iterations: u32) {
         let x = &mut self.cur[..self.len];
         for _ in 0..iterations {
-            for l in &self.links[..self.link_count] {
-                l.project(x);
+            for l in &self.links {
+                l.project::<M>(x);
             }
         }
     }
 
-    fn clamp_velocities(&mut self, s: &FloatSettings) {
+    fn clamp_velocities<M: FloatMath>(&mut self, s: &FloatSettings) {
         for i in 0..self.len {
             let d = self.cur[i] - self.prev[i];
             let d2 = d.length_squared();
             if d2 > s.max_disp2 {
-                self.prev[i] = self.cur[i] - d * (s.max_disp / sqrt(d2));
+                self.prev[i] = self.cur[i] - d * (s.max_disp / M::sqrt(d2));
             }
         }
     }
