@@ -221,6 +221,7 @@ emu-test: roms venv melonds
 	  --check nds/runner/reference
 	$(PY) nds/runner/profile_timeline.py --rom $(ROM_DIR)/ragdoll.nds --emulator $(EMULATORS) \
 	  --scene b --frames 150 --out $(TARGET)/profile-check --check
+	$(PY) nds/runner/window_check.py --rom $(ROM_DIR)/ragdoll.nds
 
 stress-test: rom venv melonds
 	@status=0; for emu in $(BENCH_EMULATORS); do \

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Idempotent setup for the emulator runners, called by the Makefile.
 #   setup.sh venv     Python venv at .venv with py-desmume and ndspy (pinned)
-#   setup.sh apt      Debian packages py-desmume needs (libgl1, libglib2.0-0)
+#   setup.sh apt      Debian packages py-desmume needs (libgl1, libglib2.0-0), and
+#                     Xvfb and xdotool for the window test
 # A stamp file records what was installed, so a second call costs nothing.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -27,7 +28,7 @@ need_apt() {
 case "${1:-venv}" in
 apt)
     shift
-    need_apt libgl1 libglib2.0-0 "$@"
+    need_apt libgl1 libglib2.0-0 xvfb xdotool "$@"
     ;;
 venv)
     stamp="$venv/.requirements"
