@@ -28,7 +28,7 @@ PACKER    := $(TARGET)/release/ndspack
 RUNNER    := $(PY) nds/runner/run.py
 EMULATORS ?= both
 
-.PHONY: rom roms arm7 run test bench bench-roms pcprofile profile insn-mix setup-rust venv apt melonds fmt-check clippy doc-check host-test \
+.PHONY: rom roms arm7 run test bench bench-roms pcprofile profile check-asset insn-mix setup-rust venv apt melonds fmt-check clippy doc-check host-test \
         rom-check emu-test runner-test stress-test clean
 
 ## Setup ---------------------------------------------------------------
@@ -134,6 +134,12 @@ EMULATOR ?= desmume
 profile: rom venv melonds
 	$(PY) nds/runner/profile_timeline.py --rom $(ROM_DIR)/ragdoll.nds --emulator $(EMULATOR) \
 	  --scene $(SCENE) --frames $(FRAMES) --out $(TARGET)/profile $(if $(STRESS),--stress)
+
+# Validates assets as the ROM's build does and tries them in the engine on
+# the host (nds/assetc/src/bin/assetc.rs): make check-asset ASSET=my.obj
+ASSET ?= $(wildcard assets/worlds/*.obj assets/ragdolls/*.ragdoll assets/characters/*.gltf)
+check-asset: setup-rust
+	cargo run -q --release -p assetc --bin assetc -- check $(ASSET)
 
 PCPROFILE ?= ragdoll
 PCPROFILE_FEATURE = $(if $(filter ragdoll,$(PCPROFILE)),pc-profile,pc-profile-$(PCPROFILE))

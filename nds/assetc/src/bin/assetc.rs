@@ -1,0 +1,214 @@
+//! `assetc check FILE...` (`make check-asset ASSET=...`): validates an
+//! asset the way the ROM's build does, prints what it holds, and tries it
+//! in the engine on the host:
+//! - a world (`.obj`): its k-d tree, and a humanoid dropped onto it from
+//!   2 m above the middle, until it sleeps or 10 s pass;
+//! - a ragdoll (`.ragdoll`): its particles and constraints, and the
+//!   ragdoll dropped in the box room: when it sleeps, and how far its
+//!   sticks stay from their lengths at rest;
+//! - a character (`.gltf`): its skeleton and clips.
+//!
+//! A bad asset is an error naming the file, line and field (exit 1).
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use assetc::gltf::{load_clips, load_skeleton};
+use assetc::kdtree_build::compile_obj;
+use assetc::ragdoll_def::load_ragdoll;
+use dsphys::fx::{Fx1, Vec3};
+use dsphys::scenario::{step_in_room, step_in_world};
+use dsphys::verlet::humanoid::HUMANOID;
+use dsphys::verlet::{ConstraintKind, ParticleDef, Ragdoll, RagdollDef, WorldContacts};
+
+/// Frames a drop may take to come to rest (10 s).
+const DROP_FRAMES: u32 = 600;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let files = match args.split_first() {
+        Some((cmd, files)) if cmd == "check" && !files.is_empty() => files,
+        _ => {
+            eprintln!("usage: assetc check FILE... (.obj world, .ragdoll, .gltf character)");
+            return ExitCode::from(2);
+        }
+    };
+    let mut ok = true;
+    for file in files {
+        let path = Path::new(file);
+        let result = match path.extension().and_then(|e| e.to_str()) {
+            Some("obj") => check_world(path),
+            Some("ragdoll") => check_ragdoll(path),
+            Some("gltf") => check_character(path),
+            _ => Err(format!(
+                "{file}: not an asset assetc knows (.obj, .ragdoll, .gltf)"
+            )),
+        };
+        match result {
+            Ok(lines) => lines.iter().for_each(|l| println!("{l}")),
+            Err(e) => {
+                eprintln!("error: {e}");
+                ok = false;
+            }
+        }
+    }
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+fn m(x: Fx1) -> f64 {
+    x.to_f64()
+}
+
+fn check_world(path: &Path) -> Result<Vec<String>, String> {
+    let world = compile_obj(path)?;
+    let r = &world.report;
+    let (lo, hi) = r.bounds;
+    let mut out = vec![
+        format!(
+            "{}: world: {} triangles ({} degenerate and {} duplicate dropped), k-d tree of {} \
+             nodes ({} leaves, depth {}, at most {} triangles a leaf)",
+            path.display(),
+            r.triangles,
+            r.degenerate.len(),
+            r.duplicates.len(),
+            r.nodes,
+            r.leaves,
+            r.max_depth,
+            r.max_leaf
+        ),
+        format!(
+            "  bounds ({:.2}, {:.2}, {:.2}) to ({:.2}, {:.2}, {:.2}) m",
+            lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]
+        ),
+    ];
+    // A humanoid 2 m above the middle of the top, dropped.
+    let centre = Vec3::new(
+        assetc::gltf_math::fx1((lo[0] + hi[0]) / 2.0),
+        assetc::gltf_math::fx1(hi[1] + 2.0),
+        assetc::gltf_math::fx1((lo[2] + hi[2]) / 2.0),
+    );
+    let mut rag: Ragdoll = Ragdoll::new(&HUMANOID, centre);
+    let mut contacts = WorldContacts::new();
+    let w = world.world();
+    let rest = (1..=DROP_FRAMES).find(|_| {
+        step_in_world(&mut rag, &w, &mut contacts);
+        rag.is_asleep()
+    });
+    let pelvis = rag.positions()[0];
+    out.push(match rest {
+        Some(f) => format!(
+            "  a humanoid dropped from 2 m above the middle sleeps after {f} frames, its first \
+             particle at ({:.2}, {:.2}, {:.2}) m",
+            m(pelvis.x),
+            m(pelvis.y),
+            m(pelvis.z)
+        ),
+        None => format!(
+            "  a humanoid dropped from 2 m above the middle is still moving after {DROP_FRAMES} \
+             frames (at y = {:.2} m: {})",
+            m(pelvis.y),
+            if m(pelvis.y) < lo[1] - 1.0 {
+                "it fell off or through the world"
+            } else {
+                "on a slope?"
+            }
+        ),
+    });
+    Ok(out)
+}
+
+fn check_ragdoll(path: &Path) -> Result<Vec<String>, String> {
+    let src = load_ragdoll(path).map_err(|e| e.to_string())?;
+    let particles: Vec<ParticleDef> = src
+        .particles
+        .iter()
+        .map(|p| ParticleDef::new(&p.name, p.position, p.mass, p.inv_mass, p.radius))
+        .collect();
+    let constraints: Vec<_> = src.constraints.iter().map(|c| c.def).collect();
+    let def = RagdollDef {
+        name: "checked",
+        particles: &particles,
+        constraints: &constraints,
+    };
+    let count = |k: ConstraintKind| constraints.iter().filter(|c| c.kind == k).count();
+    let mass: f64 = particles.iter().map(|p| m(p.mass)).sum();
+    let mut out = vec![format!(
+        "{}: ragdoll: {} particles ({:.1} kg), {} constraints ({} sticks, {} ranges, {} minimum \
+         distances)",
+        path.display(),
+        particles.len(),
+        mass,
+        constraints.len(),
+        count(ConstraintKind::Stick),
+        count(ConstraintKind::Range),
+        count(ConstraintKind::MinStick)
+    )];
+    // Dropped from 1 m in the box room.
+    let mut rag: Ragdoll = Ragdoll::new(&def, Vec3::new(Fx1::ZERO, Fx1::ONE, Fx1::ZERO));
+    let rest = (1..=DROP_FRAMES).find(|_| {
+        step_in_room(&mut rag);
+        rag.is_asleep()
+    });
+    let x = rag.positions();
+    let worst = constraints
+        .iter()
+        .filter(|c| c.kind == ConstraintKind::Stick && c.min > Fx1::ZERO)
+        .map(|c| {
+            let d = (x[c.b as usize] - x[c.a as usize]).length();
+            (m(d) / m(c.min) - 1.0).abs()
+        })
+        .fold(0.0, f64::max);
+    out.push(match rest {
+        Some(f) => format!(
+            "  dropped from 1 m in the box room it sleeps after {f} frames; sticks at rest within \
+             {:.2} % of their lengths",
+            100.0 * worst
+        ),
+        None => format!(
+            "  dropped from 1 m in the box room it is still moving after {DROP_FRAMES} frames \
+             (sticks within {:.2} %)",
+            100.0 * worst
+        ),
+    });
+    Ok(out)
+}
+
+fn check_character(path: &Path) -> Result<Vec<String>, String> {
+    let skel = load_skeleton(path).map_err(|e| e.to_string())?;
+    // A skeleton file has no animations; a clip file has them.
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let json: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let has_clips = json["animations"].as_array().is_some_and(|a| !a.is_empty());
+    let clips = if has_clips {
+        load_clips(path, &skel).map_err(|e| e.to_string())?
+    } else {
+        Vec::new()
+    };
+    let roots = skel.joints.iter().filter(|j| j.parent.is_none()).count();
+    let mut out = vec![format!(
+        "{}: character '{}': {} joints ({} root{}), {} clip{}",
+        path.display(),
+        skel.name,
+        skel.joints.len(),
+        roots,
+        if roots == 1 { "" } else { "s" },
+        clips.len(),
+        if clips.len() == 1 { "" } else { "s" }
+    )];
+    for c in &clips {
+        let length = c.times.last().copied().unwrap_or(0.0);
+        out.push(format!(
+            "  clip '{}': {} keys over {:.2} s{}",
+            c.name,
+            c.times.len(),
+            length,
+            if c.looping { ", looping" } else { "" }
+        ));
+    }
+    Ok(out)
+}
