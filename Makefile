@@ -117,7 +117,7 @@ bench: bench-roms venv melonds
 	  $(foreach e,$(BENCH_EMULATORS),$(TARGET)/bench/raw-main-ram-$(e).json) $(TARGET)/bench/report.json
 	$(PY) nds/runner/plots.py $(TARGET)/bench/report.json
 	$(PY) nds/runner/bench_table.py $(TARGET)/bench/report.json > $(TARGET)/bench/table.md
-	@echo "wrote $(TARGET)/bench/table.md (the README's Performance table)"
+	@echo "wrote $(TARGET)/bench/table.md (docs/performance.md's table)"
 
 ## make pcprofile ---------------------------------------------------------
 # Where one ragdoll's frame spends its cycles, function by function: the PC
@@ -161,7 +161,7 @@ insn-mix: rom venv
 # one list per emulator: (e) fits DeSmuME's frame by only 50-70 us, and
 # the same ROM built in another directory moved it by 19 us, so it is
 # gated in melonDS only, as is (b), which overruns in DeSmuME; (c)
-# overruns in both until the rigid solver is faster (README, stress
+# overruns in both until the rigid solver is faster (docs/performance.md, stress
 # table), and (g)'s rain stops at its first overrun by design, so its
 # steady state sits just under the budget. STRESS_SCENES sets both lists; every scene:
 # make stress-test STRESS_SCENES=abcdefg.

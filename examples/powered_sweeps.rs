@@ -2,7 +2,7 @@
 //! and warm-start fractions: for each setting, the lowest head height in 10 s standing,
 //! the pose error's peak after the 30 N s push and 0.42-0.58 s later, and
 //! the worst joint drift over a minute of pushes. The figures behind
-//! `powered::SETTINGS` and the README's "The rigid solver":
+//! `powered::SETTINGS` and docs/rigid-solver.md:
 //!
 //!     cargo run --release --example powered_sweeps
 //!

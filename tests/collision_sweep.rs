@@ -479,7 +479,7 @@ fn precision_benchmark_tracked_never_tunnels() {
     // The spec: no tunnelling at all.
     assert_eq!(res.misses_tracked, 0);
     // Regression guard: the naive (shifting) sweep's count, 389 on the
-    // host at commit 5b82e90 (the README's precision figure). A change to
+    // host at commit 5b82e90 (docs/performance.md's precision figure). A change to
     // the benchmark's sweeps or to the naive routine shows here.
     assert_eq!(
         res.misses_naive, NAIVE_MISSES_100K,

@@ -8,7 +8,7 @@ use dsphys::fx::selftest::selftest_hash;
 /// Derivation: `selftest_hash` on the host at commit 5b82e90, printed by
 /// `host_values_match_the_committed_ones` with `--nocapture`; the ROM's
 /// `fx_selftest_hash` printed the last one (0x4def55e4) in DeSmuME and
-/// melonDS (README, "make test"). The ROM compares its own run with the
+/// melonDS (docs/testing.md). The ROM compares its own run with the
 /// host's build-time value; these constants tie the host's value to a
 /// fixed number, so that a change to any FX operation shows here even
 /// when host and ROM change together.

@@ -138,7 +138,7 @@ def table(report: dict) -> list[str]:
     for key in keys:
         lines.append(f"{key:<42}" + "".join(f"{str(values.get(key, '-')):>14}" for _, values in flat))
     lines.append("emulators: " + "; ".join(str(col.get("emulator")) for _, col in columns))
-    lines.append("Emulator timings approximate the DS; see README 'Performance'.")
+    lines.append("Emulator timings approximate the DS; see docs/performance.md.")
     return lines
 
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""The README's Performance table, written from a `make bench` report.
+"""docs/performance.md's `make bench` table, written from a report.
 
     .venv/bin/python nds/runner/bench_table.py target/bench/report.json > target/bench/table.md
 
-`make bench` runs this, so the table in the README is a copy of
+`make bench` runs this, so the table in docs/performance.md is a copy of
 `target/bench/table.md` from the run it names, never typed by hand.
 DeSmuME's figures are the report's top level, melonDS's are under
 "melonds"; a figure missing from either is shown as "-".

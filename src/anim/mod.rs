@@ -22,7 +22,7 @@
 //!
 //! # Cost (one 25-joint character, 15 brads; `nds/arm9/src/bench/anim.rs`)
 //!
-//! "before" is the last `make bench` before `anim::qlerp` (README);
+//! "before" is the last `make bench` before `anim::qlerp` (docs/performance.md);
 //! "now" the same figures from the bench ROM with only the anim figures
 //! enabled (a different code layout: DeSmuME moves 10-20% with layout).
 //!

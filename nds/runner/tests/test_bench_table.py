@@ -1,4 +1,4 @@
-"""bench_table: the README's Performance table from a report."""
+"""bench_table: docs/performance.md's table from a report."""
 import unittest
 
 import _path  # noqa: F401

@@ -1,4 +1,4 @@
-//! The buttons: what each does (the README's "Controls" table lists the
+//! The buttons: what each does (the README's "Controls and scenes" table lists the
 //! same). X and Y come from the ARM7's block, the rest from KEYINPUT.
 //!
 //! | button | action |
