@@ -93,9 +93,9 @@ class EndToEnd(unittest.TestCase):
         self.assertIn("did not reach Done within 25 frames", out.stdout)
 
     def test_layout_mismatch(self):
-        out = self.run_py("--rom", self.rom("v2", version=2))
+        out = self.run_py("--rom", self.rom("v3", version=3))
         self.assertEqual(out.returncode, 1)
-        self.assertIn("mailbox layout mismatch: ROM says version = 0x2, runner expects 0x1", out.stdout)
+        self.assertIn("mailbox layout mismatch: ROM says version = 0x3, runner expects 0x2", out.stdout)
 
     def test_bench_json_and_host_command(self):
         rom = self.rom("bench", rom_kind=2, bench=[("ragdoll_step_us.total", 1234, 1), ("bodies", 16, 0)])
