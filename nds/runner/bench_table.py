@@ -90,6 +90,11 @@ def rows(r: dict) -> list[tuple[str, str]]:
          "(`rigid_scene_us.box_of_boxes_moving`)",
          f"{us(get(r, 'rigid_scene_us.box_of_boxes_moving'))} / "
          f"{us(get(r, 'rigid_scene_worst_us.box_of_boxes_moving'))}"),
+        ("the worst frame of each: contact rows built / solved (`rigid_worst_phase_us`), rows "
+         "(`rigid_worst_rows`), pyramid; box of boxes",
+         "; ".join(f"{us(get(r, f'rigid_worst_phase_us.{k}.contacts'))} / "
+                   f"{us(get(r, f'rigid_worst_phase_us.{k}.solve'))}, "
+                   f"{get(r, f'rigid_worst_rows.{k}') or '-'} rows" for k in ("pyramid", "boxes"))),
         ("Armed Mine, 180 frames righting itself from upside down: average / worst "
          "(`rigid_scene_us.mine`)",
          f"{us(get(r, 'rigid_scene_us.mine'))} / {us(get(r, 'rigid_scene_worst_us.mine'))}"),
