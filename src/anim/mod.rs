@@ -60,6 +60,7 @@ pub mod brad;
 pub mod character;
 pub mod def;
 pub mod expand;
+pub mod gx_matrix;
 pub mod handover;
 pub mod humanoid;
 pub mod humanoid_brads;

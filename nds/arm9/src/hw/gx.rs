@@ -195,6 +195,29 @@ pub fn swap_buffers() {
     SWAP_BUFFERS.write(0);
 }
 
+/// CLIPMTX_RESULT: the clip matrix (position x projection), 16 words row
+/// by row, readable once the engine is idle.
+#[cfg(feature = "test-rom")]
+const CLIPMTX_RESULT: usize = 0x0400_0640;
+
+/// The clip matrix, after every queued command has run (the in-ROM test
+/// of the matrix unit reads its products back through it).
+#[cfg(feature = "test-rom")]
+pub fn clip_matrix() -> [i32; 16] {
+    wait_idle();
+    let mut m = [0; 16];
+    for (k, w) in m.iter_mut().enumerate() {
+        *w = Reg::<u32>::at(CLIPMTX_RESULT + 4 * k).read() as i32;
+    }
+    m
+}
+
+/// Sets the current matrix to the identity.
+#[cfg(feature = "test-rom")]
+pub fn identity() {
+    MTX_IDENTITY.write(0);
+}
+
 /// Waits until the geometry engine has run every queued command.
 pub fn wait_idle() {
     while GXSTAT.read() & BUSY != 0 {}
