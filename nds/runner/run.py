@@ -61,6 +61,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help="frames still run after Done/Panicked, so screenshots show the final "
                         f"screen (default {session.DEFAULT_SETTLE_FRAMES}; within --frames)")
     p.add_argument("--json", metavar="OUT", help="write everything read from the mailbox here")
+    p.add_argument("--window-status", metavar="FILE",
+                   help="window mode: write the live figures here every 15 frames (tests)")
     p.add_argument("--host-command", action="append", default=[], metavar="I=V",
                    help="write mailbox host_command word I after boot (repeatable, or I=V,I=V)")
     p.add_argument("--expect-panic", action="store_true",
@@ -253,7 +255,8 @@ def main(argv: list[str] | None = None) -> int:
             print("window mode always uses DeSmuME (the melonDS backend is headless only)")
         reason = window.why_no_window()
         if reason is None:
-            return window.play(args.rom, args.frames)
+            return window.play(args.rom, args.frames, status_file=args.window_status,
+                               shots_dir=args.screenshots or "target/screenshots")
         print(f"window mode unavailable: {reason}; running headless in profile mode instead")
         mode = "profile"
     return run_headless(args, mode)

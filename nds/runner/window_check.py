@@ -1,5 +1,6 @@
-"""`make test`'s check of the play window (`window.py`) under Xvfb, driven
-by real X key and mouse events (xdotool):
+"""`make test`'s check of the play window (`window.py`, as `make run`
+opens it through `run.py --mode window`) under Xvfb, driven by real X
+key and mouse events (xdotool):
 - the window is at least 512x768;
 - Return (START) moves the demo from scene (a) to scene (b);
 - a click held on a box of the pyramid grabs it;
@@ -72,9 +73,10 @@ def run(rom: str) -> list[tuple[str, bool, str]]:
     win = None
     try:
         wait_for("Xvfb", lambda: os.path.exists(f"/tmp/.X11-unix/X{display[1:]}"), 20)
+        # The path `make run` takes on a desktop: run.py's window mode.
         win = subprocess.Popen(
-            [sys.executable, os.path.join(RUNNER_DIR, "window.py"), "--rom", rom,
-             "--status", status, "--screenshots", shots, "--frames", "5000"],
+            [sys.executable, os.path.join(RUNNER_DIR, "run.py"), "--rom", rom, "--mode", "window",
+             "--window-status", status, "--screenshots", shots, "--frames", "5000"],
             env={**os.environ, "DISPLAY": display}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             text=True)
         wid = wait_for("the window", lambda: xdo(display, "search", "--class", WM_CLASS).split("\n")[0])
