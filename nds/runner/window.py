@@ -115,6 +115,9 @@ def scene_title(live: dict | None) -> str:
 def play(rom: str, frames: int | None, say: Callable[[str], None] = print, scale: int = 2,
          status_file: str | None = None, shots_dir: str = "target/screenshots") -> int:
     """Runs until the window is closed (or `frames` frames); returns an exit status."""
+    if not os.path.isfile(rom):
+        say(f"[window] ROM not found: {rom}")
+        return 1
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     # The X window class, for window managers and `xdotool search --class`.
     os.environ.setdefault("SDL_VIDEO_X11_WMCLASS", WM_CLASS)
@@ -123,6 +126,9 @@ def play(rom: str, frames: int | None, say: Callable[[str], None] = print, scale
     parent, child = ctx.Pipe()
     proc = ctx.Process(target=emulator, args=(child, rom), daemon=True)
     proc.start()
+    # Only the child writes its end: closed here, a child that dies ends
+    # the parent's wait with EOFError instead of hanging it.
+    child.close()
     pygame.display.init()
     pygame.font.init()
     window = pygame.display.set_mode((W * scale, H * scale))
@@ -159,9 +165,14 @@ def play(rom: str, frames: int | None, say: Callable[[str], None] = print, scale
         mx, my = pygame.mouse.get_pos()
         x, y = mx // scale, my // scale - 192
         touch = (x, y) if buttons[0] and 0 <= x < 256 and 0 <= y < 192 else None
-        parent.send(("frame", sorted(held), touch, lid))
+        try:
+            parent.send(("frame", sorted(held), touch, lid))
+            rgb, fresh = parent.recv()
+        except (EOFError, OSError):
+            say(f"[desmume] the emulator process stopped (exit code {proc.exitcode}) after {n} frames")
+            pygame.display.quit()
+            return 1
         lid = False
-        rgb, fresh = parent.recv()
         last_image = rgb
         if fresh:
             live = fresh
