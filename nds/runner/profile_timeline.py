@@ -31,38 +31,22 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import backends  # noqa: E402
 import mailbox  # noqa: E402
+import scenes  # noqa: E402
 from emulator import Emulator, EmulatorError  # noqa: E402
 
-SCENES = "abcdefg"
+SCENES = scenes.SCENE_LETTERS
 SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "trace_schema.json")
 # Emulated frames between two reads of the 64-frame ring.
 READ_EVERY = 48
-
-
-def boot(emu: Emulator, rom: str) -> None:
-    emu.open(rom)
-    for _ in range(120):
-        emu.step()
-        if mailbox.read_header(emu.read).magic == mailbox.MAGIC:
-            return
-    raise EmulatorError("the ROM did not start within 120 frames")
-
-
-def live(emu: Emulator, key: str) -> float:
-    return next((b.value for b in mailbox.read(emu.read).bench if b.key == key), -1)
 
 
 def select_scene(emu: Emulator, scene: str) -> None:
     """START until the demo shows `scene` (the demo starts in scene a)."""
     want = SCENES.index(scene)
     for _ in range(len(SCENES)):
-        if live(emu, "scene") == want:
+        if scenes.live_values(emu)["scene"] == want:
             return
-        emu.set_keys({"START"})
-        for _ in range(3):
-            emu.step()
-        emu.set_keys(set())
-        emu.step()
+        scenes.press(emu, "START")
     raise EmulatorError(f"the demo did not reach scene ({scene})")
 
 
@@ -199,7 +183,7 @@ def run(name: str, rom: str, scene: str, frames: int, out: str, check: bool = Fa
     tag = f"[{name}]"
     emu = backends.create(name)
     try:
-        boot(emu, rom)
+        scenes.boot(emu, rom)
         select_scene(emu, scene)
         start, what = disturb(emu, scene) if stressed else (None, "")
         if what:

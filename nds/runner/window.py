@@ -19,6 +19,7 @@ from typing import Callable
 
 import mailbox
 import report
+from scenes import SCENE_LETTERS
 
 RUNNER_DIR = os.path.dirname(os.path.abspath(__file__))
 FRAME_SECONDS = 560_190 / mailbox.BUS_HZ  # one DS frame, 16.7 ms
@@ -107,7 +108,7 @@ def emulator(conn, rom: str) -> None:
 def scene_title(live: dict | None) -> str:
     if not live:
         return "Ragdoll DS"
-    letter = "abcdefg"[int(live.get("scene", 0)) % 7]
+    letter = SCENE_LETTERS[int(live.get("scene", 0)) % len(SCENE_LETTERS)]
     paused = "  PAUSED" if live.get("paused") else ""
     return f"Ragdoll DS - scene ({letter}){paused}  [{TITLE_HINT}]"
 

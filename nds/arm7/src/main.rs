@@ -14,11 +14,16 @@
 #![no_main]
 
 mod input_block;
+mod io;
 mod power;
 mod touch_filter;
 
 use core::ptr::{read_volatile, write_volatile};
 use input_block::{Calibration, InputBlock};
+use io::{
+    read16, read8, spi_exchange, spi_wait, write16, write32, EXTKEYIN, IE, IF, IME, SPICNT,
+    SPI_ENABLE, SPI_HOLD,
+};
 use touch_filter::{Sample, TouchFilter, SAMPLES};
 
 core::arch::global_asm!(
@@ -78,9 +83,6 @@ extern "C" {
 }
 
 const DISPSTAT: usize = 0x0400_0004;
-const IME: usize = 0x0400_0208;
-const IE: usize = 0x0400_0210;
-const IF: usize = 0x0400_0214;
 const IRQ_HANDLER: usize = 0x0380_FFFC;
 /// IE/IF bit of the VCOUNT match interrupt.
 const IRQ_VCOUNT: u32 = 1 << 2;
@@ -89,12 +91,6 @@ const IRQ_VCOUNT: u32 = 1 << 2;
 /// about 12 us at 2 MHz, 0.3 ms of the 0.76 ms that 12 lines take); at
 /// line 190 the block came a frame late in melonDS, which times SPI.
 const WAKE_LINE: u16 = 180;
-
-fn write32(addr: usize, v: u32) {
-    // SAFETY: as for read16: the interrupt registers and the BIOS's
-    // handler word in the ARM7's WRAM, written with their width.
-    unsafe { write_volatile(addr as *mut u32, v) }
-}
 
 /// The VCOUNT-match interrupt at `WAKE_LINE`, with the handler above.
 fn enable_line_interrupt() {
@@ -132,9 +128,6 @@ fn wait_for_wake_line() {
     };
 }
 
-const EXTKEYIN: usize = 0x0400_0136;
-const SPICNT: usize = 0x0400_01C0;
-const SPIDATA: usize = 0x0400_01C2;
 /// Firmware user settings, touch calibration at +0x58 (GBATEK "DS Firmware
 /// User Settings"): adc_x1, adc_y1 (u16), scr_x1, scr_y1 (u8), adc_x2,
 /// adc_y2 (u16), scr_x2, scr_y2 (u8). The copy is at 0x027FFC80 in DS
@@ -142,9 +135,6 @@ const SPIDATA: usize = 0x0400_01C2;
 /// mode's 4 MiB, so it is right in both.
 const USER_SETTINGS_CALIBRATION: usize = 0x02FF_FC80 + 0x58;
 
-const SPI_ENABLE: u16 = 1 << 15;
-const SPI_BUSY: u16 = 1 << 7;
-const SPI_HOLD: u16 = 1 << 11;
 const SPI_TOUCH: u16 = 2 << 8;
 const SPI_2MHZ: u16 = 1;
 /// TSC2046 control bytes: start bit, channel, 12-bit differential mode.
@@ -154,40 +144,15 @@ const TSC_MEASURE_Y: u8 = 0x90;
 const TSC_MEASURE_Z1: u8 = 0xB0;
 const TSC_MEASURE_Z2: u8 = 0xC0;
 
-fn read16(addr: usize) -> u16 {
-    // SAFETY: every address passed here is an always-mapped ARM7 I/O
-    // register or main RAM, read with the width it has.
-    unsafe { read_volatile(addr as *const u16) }
-}
-
-fn write16(addr: usize, v: u16) {
-    // SAFETY: as for read16, for the SPI registers.
-    unsafe { write_volatile(addr as *mut u16, v) }
-}
-
-fn read8(addr: usize) -> u8 {
-    // SAFETY: as for read16 (the firmware settings in main RAM).
-    unsafe { read_volatile(addr as *const u8) }
-}
-
-fn spi_wait() {
-    while read16(SPICNT) & SPI_BUSY != 0 {}
-}
-
 /// One 12-bit conversion: the control byte, then 16 clocks of result with
 /// the chip selected throughout (the result is bits 14..3 of those).
 fn tsc_read(command: u8) -> u16 {
     spi_wait();
     write16(SPICNT, SPI_ENABLE | SPI_HOLD | SPI_TOUCH | SPI_2MHZ);
-    write16(SPIDATA, command as u16);
-    spi_wait();
-    write16(SPIDATA, 0);
-    spi_wait();
-    let high = read16(SPIDATA) & 0xFF;
+    spi_exchange(command);
+    let high = spi_exchange(0) as u16;
     write16(SPICNT, SPI_ENABLE | SPI_TOUCH | SPI_2MHZ); // last byte: release
-    write16(SPIDATA, 0);
-    spi_wait();
-    let low = read16(SPIDATA) & 0xFF;
+    let low = spi_exchange(0) as u16;
     ((high & 0x7F) << 5) | (low >> 3)
 }
 

@@ -14,17 +14,15 @@
 use core::ptr::{read_volatile, write_volatile};
 
 use crate::input_block::{InputBlock, EXT_LID_CLOSED, POWERING_OFF, SLEEPING};
+use crate::io::{
+    read16, read32, spi_exchange, spi_wait, write16, write32, write8, EXTKEYIN, IE, IF, IME,
+    SPICNT, SPI_ENABLE, SPI_HOLD,
+};
 
-const IME: usize = 0x0400_0208;
-const IE: usize = 0x0400_0210;
-const IF: usize = 0x0400_0214;
 const IPCSYNC: usize = 0x0400_0180;
 const IPCFIFOCNT: usize = 0x0400_0184;
 const IPCFIFORECV: usize = 0x0410_0000;
-const EXTKEYIN: usize = 0x0400_0136;
 const HALTCNT: usize = 0x0400_0301;
-const SPICNT: usize = 0x0400_01C0;
-const SPIDATA: usize = 0x0400_01C2;
 
 /// IPCFIFOCNT: enable (bit 15), clear our send FIFO (bit 3); bit 8 is
 /// "receive FIFO empty".
@@ -37,9 +35,6 @@ const POWER_OFF: u32 = 0x5057_524F;
 
 /// SPI to the power manager (device 0) at 1 MHz; the hold bit keeps the
 /// chip selected between the register byte and the data byte.
-const SPI_ENABLE: u16 = 1 << 15;
-const SPI_HOLD: u16 = 1 << 11;
-const SPI_BUSY: u16 = 1 << 7;
 const SPI_POWER_1MHZ: u16 = 2;
 /// Power manager register 0 (control); bit 6 shuts the system down.
 const PM_CONTROL: u8 = 0;
@@ -66,26 +61,6 @@ const SYNC_SEND_IRQ: u16 = 1 << 13;
 /// of `nds/arm9/src/hw/lid.rs`).
 const PARKED: u16 = 2;
 const AWAKE: u16 = 3;
-
-fn read16(addr: usize) -> u16 {
-    // SAFETY: ARM7 I/O registers, always mapped, read with their width.
-    unsafe { read_volatile(addr as *const u16) }
-}
-
-fn write16(addr: usize, v: u16) {
-    // SAFETY: as read16.
-    unsafe { write_volatile(addr as *mut u16, v) }
-}
-
-fn read32(addr: usize) -> u32 {
-    // SAFETY: as read16 (IPCFIFORECV is a word register).
-    unsafe { read_volatile(addr as *const u32) }
-}
-
-fn write32(addr: usize, v: u32) {
-    // SAFETY: as read16.
-    unsafe { write_volatile(addr as *mut u32, v) }
-}
 
 /// Enables the IPC FIFO and clears the sync output (at start-up).
 pub fn enable_fifo() {
@@ -184,10 +159,9 @@ pub fn sleep_if_parked(block: *mut InputBlock) -> bool {
     write32(IF, IRQ_LID);
     write32(IE, IRQ_LID);
     while read16(EXTKEYIN) & HINGE_CLOSED != 0 {
-        // SAFETY: HALTCNT is the ARM7's 8-bit power-down register; halt
-        // stops the CPU until an enabled interrupt (the lid's), whose
+        // Halt stops the CPU until an enabled interrupt (the lid's), whose
         // handler (main.rs) is in place with IRQs unmasked.
-        unsafe { write_volatile(HALTCNT as *mut u8, HALT) };
+        write8(HALTCNT, HALT);
     }
     write32(IE, ie);
     write32(IF, IRQ_LID);
@@ -213,21 +187,14 @@ fn set_power_field(block: *mut InputBlock, value: u16) {
     unsafe { write_volatile(core::ptr::addr_of_mut!((*block).power), value) };
 }
 
-fn spi_wait() {
-    while read16(SPICNT) & SPI_BUSY != 0 {}
-}
-
 /// One power-manager transfer: the register byte, then the data byte
 /// (what it answers is the register's value when reading).
 fn pm_transfer(register: u8, data: u8) -> u8 {
     spi_wait();
     write16(SPICNT, SPI_ENABLE | SPI_HOLD | SPI_POWER_1MHZ);
-    write16(SPIDATA, register as u16);
-    spi_wait();
+    spi_exchange(register);
     write16(SPICNT, SPI_ENABLE | SPI_POWER_1MHZ);
-    write16(SPIDATA, data as u16);
-    spi_wait();
-    read16(SPIDATA) as u8
+    spi_exchange(data)
 }
 
 /// Records the request in the input block, then sets the power manager's

@@ -162,7 +162,12 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
     loop {
         let waited = timer::cycles();
         crate::hw::irq::wait_vblank();
-        if arm7_input::read().is_some_and(|b| b.ext_keys & arm7_input::EXT_LID_CLOSED != 0) {
+        let idle = timer::cycles().wrapping_sub(waited);
+        // The ARM7's block, read once a frame (a few us of uncached reads,
+        // before the frame's timing: the lid decides whether there is a
+        // frame at all).
+        let arm7 = arm7_input::read();
+        if arm7.is_some_and(|b| b.ext_keys & arm7_input::EXT_LID_CLOSED != 0) {
             // Closed: parked until it opens (the ARM7 sleeps the console
             // meanwhile), then a fresh frame, so the gap is neither idle
             // time nor an overrun.
@@ -171,7 +176,7 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
             crate::hw::lid::sleep_until_open();
             continue;
         }
-        d.idle = timer::cycles().wrapping_sub(waited);
+        d.idle = idle;
         crate::hw::stack_guard::check();
         mb.header.frame = mb.header.frame.wrapping_add(1);
         let start = timer::cycles();
@@ -179,12 +184,11 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
         let mut budget = PolyBudget::new();
         let mut busy = 0;
         prof.time(frame, |p| {
-            let (req, arm7) = p.time(input, |_| {
-                let arm7 = arm7_input::read();
+            let req = p.time(input, |_| {
                 let ext = arm7.map_or(0, |b| b.ext_keys);
                 let xy = ((ext & arm7_input::EXT_X != 0) as u16 * controls::X)
                     | ((ext & arm7_input::EXT_Y != 0) as u16 * controls::Y);
-                (d.controls.update(keys::held() | xy), arm7)
+                d.controls.update(keys::held() | xy)
             });
             if req.exit {
                 crate::hw::exit::leave(|path| live::set(mb, Live::ExitPath, path as i32));

@@ -9,6 +9,7 @@
 //! test `boot_reset_clears_loader_state` dirties them and resets.
 
 use super::reg::Reg;
+use super::regs::{IE, IF, IME};
 
 /// DMA0..3 control words (GBATEK: 0x040000B0 + 12n is SAD, +8 the
 /// count and control): writing 0 stops a channel.
@@ -21,9 +22,6 @@ const DMA_CNT: [Reg<u32>; 4] = [
 /// Timers 2 and 3 control (0 and 1 are the cycle clock, which
 /// `timer::start_cycle_clock` sets up whole right after).
 const TM_CNT_H: [Reg<u16>; 2] = [Reg::at(0x0400_010A), Reg::at(0x0400_010E)];
-const IME: Reg<u32> = Reg::at(0x0400_0208);
-const IE: Reg<u32> = Reg::at(0x0400_0210);
-const IF: Reg<u32> = Reg::at(0x0400_0214);
 
 /// The 2D engines' BG, window, mosaic and blend registers, main then
 /// sub: 0x08..0x57 of each (BG0CNT to BLDY), as words.

@@ -16,14 +16,13 @@
 //! returns to its menu.
 
 use super::reg::Reg;
+use super::regs::{IE, IME};
 
 /// The bootstub's address (see the module docs).
 const BOOTSTUB: usize = 0x02FF_4000;
 /// Its signature: "bootstub" in ASCII, little-endian.
 const BOOTSIG: u64 = u64::from_le_bytes(*b"bootstub");
 
-const IME: Reg<u32> = Reg::at(0x0400_0208);
-const IE: Reg<u32> = Reg::at(0x0400_0210);
 const IPCFIFOCNT: Reg<u16> = Reg::at(0x0400_0184);
 const IPCFIFOSEND: Reg<u32> = Reg::at(0x0400_0188);
 

@@ -10,6 +10,7 @@
 //! mapped, never a cache miss.
 
 use super::reg::Reg;
+use super::regs::{IE, IF, IME};
 
 // The handler: IF & IE acknowledged, ORed into the BIOS check flags,
 // and VBlanks counted in `VBLANKS` (the BIOS saved r0-r3, r12 and lr).
@@ -47,9 +48,6 @@ extern "C" {
 static mut VBLANKS: u32 = 0;
 
 const DISPSTAT: Reg<u16> = Reg::at(0x0400_0004);
-const IME: Reg<u32> = Reg::at(0x0400_0208);
-const IE: Reg<u32> = Reg::at(0x0400_0210);
-const IF: Reg<u32> = Reg::at(0x0400_0214);
 /// DTCM end - 4: the handler's address, read by the BIOS.
 const HANDLER: Reg<u32> = Reg::at(0x0B00_3FFC);
 const VBLANK: u32 = 1;
@@ -84,6 +82,21 @@ pub fn wait_vblank() {
         core::arch::asm!(
             "swi #0x050000",
             out("r0") _, out("r1") _, out("r2") _, out("r3") _, out("r12") _,
+        )
+    };
+}
+
+/// Halts until one of the interrupts in `flags` (IE/IF bits, enabled by
+/// the caller) comes: BIOS IntrWait(1, flags).
+pub fn intr_wait(flags: u32) {
+    // SAFETY: SWI 4 is the BIOS's IntrWait (r0 = 1: wait for a new one,
+    // r1 = the flags); it runs in SVC mode on the SVC stack crt0 set up,
+    // and the handler above ORs the bits it takes into the check flags.
+    unsafe {
+        core::arch::asm!(
+            "swi #0x040000",
+            inout("r0") 1u32 => _, inout("r1") flags => _,
+            out("r2") _, out("r3") _, out("r12") _,
         )
     };
 }

@@ -19,14 +19,13 @@
 //! `exit` leaves to the bootstub.
 
 use super::reg::Reg;
+use super::regs::{IE, IF};
 
 /// The ARM9's sync output while it is parked.
 pub const PARKED: u16 = 2;
 /// The ARM7's sync output once the lid is open again.
 pub const AWAKE: u16 = 3;
 
-const IE: Reg<u32> = Reg::at(0x0400_0210);
-const IF: Reg<u32> = Reg::at(0x0400_0214);
 const IPCSYNC: Reg<u16> = Reg::at(0x0400_0180);
 /// IE/IF bit of the IPC-sync interrupt.
 const IRQ_IPC_SYNC: u32 = 1 << 16;
@@ -46,25 +45,11 @@ pub fn sleep_until_open() {
     IF.write(IRQ_IPC_SYNC);
     IPCSYNC.write(SYNC_IRQ_ENABLE | PARKED << 8);
     while remote() != AWAKE {
-        wait_ipc_sync();
+        super::irq::intr_wait(IRQ_IPC_SYNC);
     }
     IPCSYNC.write(0);
     // VBlanks that came while parked are stale: the next frame waits
     // for a fresh one.
     IF.write(u32::MAX);
     IE.write(ie);
-}
-
-/// Halts until the IPC-sync interrupt (BIOS IntrWait(1, IPC sync)).
-fn wait_ipc_sync() {
-    // SAFETY: SWI 4 is the BIOS's IntrWait (r0 = 1: wait for a new one,
-    // r1 = the flags), run in SVC mode on the SVC stack crt0 set up; the
-    // handler in `irq` ORs the IPC-sync bit into the check flags.
-    unsafe {
-        core::arch::asm!(
-            "swi #0x040000",
-            inout("r0") 1u32 => _, inout("r1") IRQ_IPC_SYNC => _,
-            out("r2") _, out("r3") _, out("r12") _,
-        )
-    };
 }

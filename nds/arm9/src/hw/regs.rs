@@ -26,3 +26,7 @@ pub const TM1CNT_H: Reg<u16> = Reg::at(0x0400_0106);
 
 // Keys (active low): A B Select Start Right Left Up Down R L.
 pub const KEYINPUT: Reg<u16> = Reg::at(0x0400_0130);
+/// Interrupt master enable, enable and request/acknowledge flags.
+pub const IME: Reg<u32> = Reg::at(0x0400_0208);
+pub const IE: Reg<u32> = Reg::at(0x0400_0210);
+pub const IF: Reg<u32> = Reg::at(0x0400_0214);
