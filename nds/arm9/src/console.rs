@@ -27,6 +27,15 @@ struct Cell {
     bg: u16,
 }
 
+impl Cell {
+    /// Not known: byte 0 is never drawn as itself, so the next draw paints.
+    const UNKNOWN: Cell = Cell {
+        byte: 0,
+        fg: 0,
+        bg: 0,
+    };
+}
+
 /// What every cell of a screen shows, so that a redrawn line paints only
 /// the glyphs that changed: the demo's console redraws three rows a
 /// frame, and painting every glyph of them was 2 ms a frame in DeSmuME
@@ -39,13 +48,8 @@ impl TextGrid {
     /// Nothing known: every cell is drawn the first time (byte 0 is never
     /// drawn as itself).
     pub const fn new() -> Self {
-        const UNKNOWN: Cell = Cell {
-            byte: 0,
-            fg: 0,
-            bg: 0,
-        };
         TextGrid {
-            cells: [[UNKNOWN; COLUMNS]; ROWS],
+            cells: [[Cell::UNKNOWN; COLUMNS]; ROWS],
         }
     }
 
@@ -68,7 +72,8 @@ impl TextGrid {
     /// Forgets what row `row` shows (it was painted over).
     pub fn forget(&mut self, row: usize) {
         if let Some(line) = self.cells.get_mut(row) {
-            *line = TextGrid::new().cells[0];
+            // One row, not a whole 4 KB grid built on the DTCM stack.
+            line.fill(Cell::UNKNOWN);
         }
     }
 }
