@@ -83,6 +83,12 @@ impl Screen {
     /// Redraws the next few rows.
     pub fn draw(&mut self, s: &mut Surface, v: &View, prof: &Profiler) {
         self.overran_since_bar |= v.overran;
+        if v.overran {
+            // The frame's bar turns red on the next frame, not up to a
+            // rotation later: when the rain overruns, every frame takes
+            // two VBlanks, and the rotation's 6 frames became 12.
+            self.draw_row(s, PROFILE_ROW, v, prof);
+        }
         for _ in 0..ROWS_PER_FRAME {
             self.draw_row(s, self.next_row, v, prof);
             self.next_row = (self.next_row + 1) % ROWS;
