@@ -72,6 +72,9 @@ def main() -> int:
     ap.add_argument("--lines", action="store_true",
                     help="also rank source lines (innermost inlined frame), for an ELF "
                          "built with line tables (make pcprofile does)")
+    ap.add_argument("--lines-in", metavar="NAME", default=None,
+                    help="rank source lines only of samples in functions whose name "
+                         "contains NAME (implies --lines)")
     args = ap.parse_args()
     starts, info = symbols(args.elf)
     try:
@@ -101,7 +104,11 @@ def main() -> int:
     print(f"{'share':>7}  function")
     for name, n in counts.most_common(args.top):
         print(f"{100.0 * n / total:6.1f}%  {name[:110]}")
-    if args.lines:
+    if args.lines or args.lines_in:
+        if args.lines_in:
+            pcs = collections.Counter({a: n for a, n in pcs.items()
+                                       if args.lines_in in locate(a, starts, info)})
+            print(f"\n(lines of samples in functions matching {args.lines_in!r} only)")
         print(f"\n{'share':>7}  source line (innermost inlined frame)")
         for where, n in source_lines(args.elf, pcs).most_common(args.top):
             print(f"{100.0 * n / total:6.1f}%  {where}")

@@ -77,7 +77,7 @@ const M_BITS: u32 = 15;
 /// Flag bits of [`Prepared`].
 const HAS_A: u8 = 1;
 const HAS_B: u8 = 2;
-const HAS_SIDE: [u8; 2] = [HAS_A, HAS_B];
+pub(super) const HAS_SIDE: [u8; 2] = [HAS_A, HAS_B];
 const HAS_LIN: u8 = 4;
 /// The linear part is one axis (`AXIS_SHIFT` gives which): joint point
 /// rows, ground contacts and their friction. Its other components are
@@ -92,26 +92,26 @@ pub type Vel = [i32; 6];
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Prepared {
     /// `J`: lin, ang_a, ang_b (Q12).
-    j: [i16; 9],
+    pub(super) j: [i16; 9],
     /// `M^-1 J^T` of side a (lin, ang) then side b, each side scaled by
     /// its own `2^-s`.
-    m: [i16; 12],
+    pub(super) m: [i16; 12],
     /// Normal row of a friction row, or [`NO_NORMAL`].
-    normal: u16,
+    pub(super) normal: u16,
     /// Velocity slots of `a` and `b`.
-    slot: [u8; 2],
+    pub(super) slot: [u8; 2],
     /// Per side (a, b): `dd = (d << left) >> right`, one of them zero:
     /// a side's `t = s - 6` as two shifts, so that no branch picks one.
-    left: [u8; 2],
-    right: [u8; 2],
-    flags: u8,
+    pub(super) left: [u8; 2],
+    pub(super) right: [u8; 2],
+    pub(super) flags: u8,
     /// Explicit padding: with no undefined bytes, [`Prepared::BLANK`] is
     /// all zeros and a buffer of it is cleared with a memset.
     _pad: u8,
     /// Target `J v` (Q24).
-    target: i32,
+    pub(super) target: i32,
     /// Effective mass (Q24).
-    m_eff: i32,
+    pub(super) m_eff: i32,
     /// Accumulated impulse (Q20).
     pub(super) lambda: i32,
     /// Impulse bounds (Q20); a friction row keeps its `mu` (Q12) in
@@ -120,7 +120,7 @@ pub struct Prepared {
     pub(super) hi: i32,
     /// The largest impulse change of one update (Q20), so that `dd`
     /// stays within `2^30` on both sides.
-    d_max: i32,
+    pub(super) d_max: i32,
 }
 
 impl Prepared {
@@ -208,6 +208,16 @@ impl Prepared {
             p.right[side] = (-t).max(0) as u8;
             p.flags |= HAS_SIDE[side];
         }
+        p.d_max = d_max;
+        p.finish(row, k.raw(), lambda, omega);
+    }
+
+    /// What [`Prepared::set`] does after the sides: the flags of the
+    /// linear part, `J`, the effective mass from `k = J M^-1 J^T` (Q36),
+    /// the target and the bounds. `d_max` must be set.
+    #[inline(always)]
+    pub(super) fn finish(&mut self, row: &Row, k: i64, lambda: i32, omega: Fx1) {
+        let p = self;
         if row.lin != Vec3::ZERO {
             p.flags |= HAS_LIN;
             let [x, y, z] = row.lin.raw();
@@ -223,11 +233,11 @@ impl Prepared {
                 *d = c.raw().clamp(i16::MIN as i32, i16::MAX as i32) as i16;
             }
         }
-        p.m_eff = if k.raw() <= 0 {
+        p.m_eff = if k <= 0 {
             0
         } else {
             // 1/k: raw 2^60 / k_raw (k has 36 fraction bits, the result 24).
-            div_auto(1 << 60, k.raw()).min(MAX_EFFECTIVE_MASS.raw()) as i32
+            div_auto(1 << 60, k).min(MAX_EFFECTIVE_MASS.raw()) as i32
         };
         // Over-relaxation: each update moves the impulse `omega` times
         // the step that would close the row's error (Q12; 1.0 is plain
@@ -238,7 +248,6 @@ impl Prepared {
         }
         p.target = saturate_i32(row.target.raw());
         p.normal = row.friction_of;
-        p.d_max = d_max;
         if row.friction_of == NO_NORMAL {
             p.lo = to_q20(row.lo);
             p.hi = to_q20(row.hi);
@@ -347,7 +356,7 @@ fn side_32(b: &Body, lin: Vec3, ang: Vec3, lin2: i64) -> Option<([i32; 6], i64)>
 
 /// [`side_exponent`] for components that fit 32 bits.
 #[inline(always)]
-fn side_exponent32(m: &[i32; 6]) -> i32 {
+pub(super) fn side_exponent32(m: &[i32; 6]) -> i32 {
     let big = m.iter().fold(0, |acc, x| acc | x.unsigned_abs());
     if big == 0 {
         return 0;
@@ -374,7 +383,7 @@ fn narrow(x: i64, s: i32) -> i16 {
 
 /// [`narrow`] for a value that fits 32 bits: the same result.
 #[inline(always)]
-fn narrow32(x: i32, s: i32) -> i16 {
+pub(super) fn narrow32(x: i32, s: i32) -> i16 {
     if s <= 0 {
         return (x << (-s).min(15)).clamp(i16::MIN as i32, i16::MAX as i32) as i16;
     }

@@ -13,6 +13,7 @@
 //! - [`integrate`]: gravity, velocity caps, position and quaternion steps.
 //! - [`row`]: one constraint row and the solver over a fixed buffer.
 //! - [`kernel`]: the solver's inner loop, in compact integer rows.
+//! - [`prep`]: rows of cubes (one moment of inertia) prepared fast.
 //! - [`contact`]: box-plane and box-box contacts as rows with friction.
 //! - [`box_pair`]: the box-box contact test, in the boxes' own frames.
 //! - [`joint`]: ball-and-socket and hinge joints and their limits.
@@ -68,6 +69,7 @@ pub mod joint;
 pub mod kernel;
 pub mod motor;
 pub mod pd;
+pub mod prep;
 pub mod room;
 pub mod row;
 pub mod sleep;

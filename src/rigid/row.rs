@@ -31,6 +31,7 @@ use crate::fx::{Fx1, Fx2, Fx3, Vec3};
 
 use super::body::{mul_mat_fx2, Body};
 use super::kernel::{self, solved_body, Prepared, Vel, SLOTS, ZERO_SLOT};
+use super::prep;
 
 pub use super::kernel::{MAX_BODIES, MAX_EFFECTIVE_MASS, MAX_ERROR, NO_NORMAL};
 
@@ -405,13 +406,18 @@ impl<const R: usize> Rows<R> {
         }
         let rows = &mut self.rows[..self.len];
         let omega = self.relaxation;
+        let sides = prep::sides(&bodies[..n]);
+        let b = Solved {
+            bodies: &bodies[..n],
+            sides: &sides,
+        };
         if rows.len() <= SMALL_ROWS {
-            solve_on_stack::<SMALL_ROWS>(rows, &bodies[..n], &mut vel, iterations, omega);
+            solve_on_stack::<SMALL_ROWS>(rows, b, &mut vel, iterations, omega);
         } else if rows.len() <= DTCM_ROWS {
-            solve_on_stack::<DTCM_ROWS>(rows, &bodies[..n], &mut vel, iterations, omega);
+            solve_on_stack::<DTCM_ROWS>(rows, b, &mut vel, iterations, omega);
         } else {
             let buf = &mut self.prepared;
-            solve_in(rows, buf, &bodies[..n], &mut vel, iterations, omega);
+            solve_in(rows, buf, b, &mut vel, iterations, omega);
         }
         debug_assert!(vel[ZERO_SLOT as usize] == [0; 6]);
         for (b, v) in bodies[..n].iter_mut().zip(&vel) {
@@ -423,6 +429,13 @@ impl<const R: usize> Rows<R> {
     }
 }
 
+/// The bodies of a solve, and what [`Prepared::set_fast`] needs of them.
+#[derive(Clone, Copy)]
+struct Solved<'a> {
+    bodies: &'a [Body],
+    sides: &'a prep::Sides,
+}
+
 /// Rows of the smaller stack buffer: a few bodies at rest on the ground
 /// clear 3.6 KB of it rather than all [`DTCM_ROWS`] (7.9 KB) each step.
 const SMALL_ROWS: usize = 48;
@@ -432,7 +445,7 @@ const SMALL_ROWS: usize = 48;
 #[inline(never)]
 fn solve_on_stack<const N: usize>(
     rows: &mut [Row],
-    bodies: &[Body],
+    bodies: Solved,
     vel: &mut [Vel; SLOTS],
     iterations: u8,
     omega: Fx1,
@@ -447,14 +460,17 @@ fn solve_on_stack<const N: usize>(
 fn solve_in(
     rows: &mut [Row],
     buf: &mut [Prepared],
-    bodies: &[Body],
+    bodies: Solved,
     vel: &mut [Vel; SLOTS],
     iterations: u8,
     omega: Fx1,
 ) {
     let buf = &mut buf[..rows.len()];
     for (p, r) in buf.iter_mut().zip(rows.iter()) {
-        p.set(r, bodies, kernel::to_q20(r.lambda), omega);
+        let lambda = kernel::to_q20(r.lambda);
+        if !p.set_fast(r, bodies.sides, lambda, omega) {
+            p.set(r, bodies.bodies, lambda, omega);
+        }
         p.warm_start(vel);
     }
     kernel::sweep(buf, vel, iterations);

@@ -1,0 +1,190 @@
+//! Preparing a row fast when each of its bodies has one moment of inertia
+//! (a cube: every box scene's row, issue 20).
+//!
+//! [`Prepared::set`] reads both bodies and decides, per row and side,
+//! between a 32-bit and a 64-bit path. A step prepares each body's sides
+//! hundreds of times, so [`sides`] settles once per body what does not
+//! depend on the row: solved or not, and whether its inverse inertia is
+//! `d I` with `d` and the inverse mass small enough for 32-bit products.
+//! [`Prepared::set_fast`] then takes such rows with a handful of checks
+//! and no body reads, and gives exactly what `set` gives (the products
+//! are the same exact integers: `tests/rigid_prep.rs` compares them).
+
+use crate::fx::Fx1;
+
+use super::body::Body;
+use super::kernel::{
+    narrow32, side_exponent32, Prepared, HAS_SIDE, LAMBDA_MAX, MAX_BODIES, SLOTS, ZERO_SLOT,
+};
+use super::row::Row;
+
+/// What the fast path needs of a body: its inverse mass and its one
+/// inverse moment (Q12 raw), or a mark in `im`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Side {
+    im: i32,
+    d: i32,
+}
+
+/// `im` of a body the solver does not move (static, asleep, or no body).
+const ABSENT: i32 = -1;
+/// `im` of a body that [`Prepared::set`] must prepare.
+const GENERIC: i32 = -2;
+
+impl Side {
+    const ABSENT: Side = Side { im: ABSENT, d: 0 };
+
+    /// `b`'s side: absent when the solver does not move it, generic unless
+    /// its inverse inertia is exactly `d I` and its inverse mass is below
+    /// 128 / kg (so that `lin * im` fits 32 bits, as in `set`).
+    pub fn of(b: &Body) -> Side {
+        if b.is_static() || b.is_asleep() {
+            return Side::ABSENT;
+        }
+        let im = b.inv_mass.raw();
+        let cols = b.inv_inertia_world.cols.map(|c| c.raw());
+        let d = cols[0][0];
+        // The OR of the magnitudes is `set`'s bound on the entries: with
+        // a diagonal of equal moments it is `|d|`.
+        let big = cols
+            .iter()
+            .flatten()
+            .fold(0u32, |m, c| m | c.unsigned_abs());
+        let diagonal = cols[1][1] == d && cols[2][2] == d && big == d.unsigned_abs();
+        if b.isotropic && diagonal && (0..1 << 19).contains(&im) {
+            Side { im, d }
+        } else {
+            Side { im: GENERIC, d: 0 }
+        }
+    }
+}
+
+/// One [`Side`] per velocity slot.
+pub type Sides = [Side; SLOTS];
+
+/// The sides of `bodies` (those from [`MAX_BODIES`] on are not solved).
+pub fn sides(bodies: &[Body]) -> Sides {
+    let mut t = [Side::ABSENT; SLOTS];
+    for (s, b) in t.iter_mut().zip(bodies.iter().take(MAX_BODIES)) {
+        *s = Side::of(b);
+    }
+    t
+}
+
+impl Prepared {
+    /// [`Prepared::set`] for a row whose solved bodies are all fast
+    /// sides of `sides`, with a unit-sized `lin` and levers that keep
+    /// `d |ang|` within 32 bits; the same result, bit for bit. Returns
+    /// false otherwise (then `set` must run: it overwrites every field).
+    #[inline(always)]
+    pub fn set_fast(&mut self, row: &Row, sides: &Sides, lambda: i32, omega: Fx1) -> bool {
+        let side = |i: u8| {
+            if (i as usize) < MAX_BODIES {
+                sides[i as usize]
+            } else {
+                Side::ABSENT
+            }
+        };
+        let (sa, sb) = (side(row.a), side(row.b));
+        if sa.im == GENERIC || sb.im == GENERIC {
+            return false;
+        }
+        let l = row.lin.raw();
+        if l.iter().any(|c| c.unsigned_abs() > 1 << 12) {
+            return false;
+        }
+        // At most 3 * 2^24: no 64-bit square.
+        let lin2 = l[0] * l[0] + l[1] * l[1] + l[2] * l[2];
+        let p = self;
+        p.flags = 0;
+        p.m = [0; 12];
+        p.slot = [ZERO_SLOT; 2];
+        p.left = [0; 2];
+        p.right = [0; 2];
+        p.hi = 0;
+        let mut k = 0i64;
+        let mut d_max = LAMBDA_MAX;
+        // Two calls, not a loop over an array of the sides: the array
+        // was built with four `memcpy`s per row.
+        if !p.fast_side(
+            0,
+            row.a,
+            sa,
+            -1,
+            row.ang_a.raw(),
+            l,
+            lin2,
+            &mut k,
+            &mut d_max,
+        ) || !p.fast_side(
+            1,
+            row.b,
+            sb,
+            1,
+            row.ang_b.raw(),
+            l,
+            lin2,
+            &mut k,
+            &mut d_max,
+        ) {
+            return false;
+        }
+        p.d_max = d_max;
+        p.finish(row, k, lambda, omega);
+        true
+    }
+
+    /// One side of [`Prepared::set_fast`] (`at` 0 for `a`, 1 for `b`;
+    /// `sign` the sign of its `lin`); false when its levers are too long.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn fast_side(
+        &mut self,
+        at: usize,
+        i: u8,
+        s: Side,
+        sign: i32,
+        a: [i32; 3],
+        l: [i32; 3],
+        lin2: i32,
+        k: &mut i64,
+        d_max: &mut i32,
+    ) -> bool {
+        if s.im == ABSENT {
+            return true;
+        }
+        let reach: u64 = a.iter().map(|c| c.unsigned_abs() as u64).sum();
+        if s.d.unsigned_abs() as u64 * reach >= 1 << 31 {
+            return false;
+        }
+        let (im, d) = (s.im, s.d);
+        let ma = [d * a[0], d * a[1], d * a[2]];
+        let m32 = [
+            sign * l[0] * im,
+            sign * l[1] * im,
+            sign * l[2] * im,
+            ma[0],
+            ma[1],
+            ma[2],
+        ];
+        *k += lin2 as i64 * im as i64
+            + a[0] as i64 * ma[0] as i64
+            + a[1] as i64 * ma[1] as i64
+            + a[2] as i64 * ma[2] as i64;
+        let e = side_exponent32(&m32);
+        for (dst, v) in self.m[6 * at..6 * at + 6].iter_mut().zip(m32) {
+            *dst = narrow32(v, e);
+        }
+        // |dd| = |d| 2^(e - 6) <= 2^30 (as `set`).
+        let t = e - 6;
+        if t > 0 {
+            *d_max = (*d_max).min(((1i64 << (30 - t).max(0)) - 1) as i32);
+        }
+        let t = t.clamp(-31, 31);
+        self.slot[at] = i;
+        self.left[at] = t.max(0) as u8;
+        self.right[at] = (-t).max(0) as u8;
+        self.flags |= HAS_SIDE[at];
+        true
+    }
+}
