@@ -163,53 +163,71 @@ impl Prepared {
         p.right = [0; 2];
         p.hi = 0;
         let mut d_max = LAMBDA_MAX;
-        let sides = [(row.a, -row.lin, row.ang_a), (row.b, row.lin, row.ang_b)];
-        for (side, (i, lin, ang)) in sides.into_iter().enumerate() {
-            let at = 6 * side;
-            let Some(b) = solved_body(bodies, i) else {
-                continue;
-            };
-            // lin . (lin / m) is |lin|^2 / m exactly: one wide product
-            // instead of three (Q24 * Q12 = Q36, below 2^43).
-            let lin2: i64 = lin.raw().iter().map(|&c| c as i64 * c as i64).sum();
-            let s = if let Some((m32, k_side)) = side_32(b, lin, ang, lin2) {
-                // The common case (a box's inertia, box-sized levers):
-                // every product fits 32 bits, where a multiply is one
-                // instruction and a variable shift one, not six.
-                k += Fx3::from_raw(k_side);
-                let s = side_exponent32(&m32);
-                for (dst, v) in p.m[at..at + 6].iter_mut().zip(m32) {
-                    *dst = narrow32(v, s);
-                }
-                s
-            } else {
-                let m_lin = lin * b.inv_mass;
-                let m_ang = b.inv_inertia_world.mul_vec_exact(ang);
-                k += Fx3::from_raw(lin2 * b.inv_mass.raw() as i64) + ang.dot(m_ang);
-                let m24: [i64; 6] = {
-                    let [x, y, z] = m_lin.to_array().map(Fx2::raw);
-                    let [p, q, r] = m_ang.to_array().map(Fx2::raw);
-                    [x, y, z, p, q, r]
-                };
-                let s = side_exponent(&m24);
-                for (dst, v) in p.m[at..at + 6].iter_mut().zip(m24) {
-                    *dst = narrow(v, s);
-                }
-                s
-            };
-            // |dd| = |d| 2^(s - 6) <= 2^30.
-            let t = s - 6;
-            if t > 0 {
-                d_max = d_max.min(((1i64 << (30 - t).max(0)) - 1) as i32);
-            }
-            let t = t.clamp(-31, 31);
-            p.slot[side] = i;
-            p.left[side] = t.max(0) as u8;
-            p.right[side] = (-t).max(0) as u8;
-            p.flags |= HAS_SIDE[side];
-        }
+        // Two calls, not a loop over an array of the sides: the array
+        // was built with `memcpy`s.
+        p.set_side(0, row.a, -row.lin, row.ang_a, bodies, &mut k, &mut d_max);
+        p.set_side(1, row.b, row.lin, row.ang_b, bodies, &mut k, &mut d_max);
         p.d_max = d_max;
         p.finish(row, k.raw(), lambda, omega);
+    }
+
+    /// Side `side` (0: `a`, 1: `b`) of [`Prepared::set`]: body `i` with
+    /// its `lin` (negated for `a`) and `ang`; adds its share of `J M^-1
+    /// J^T` to `k` and lowers `d_max` as its exponent needs.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn set_side(
+        &mut self,
+        side: usize,
+        i: u8,
+        lin: Vec3,
+        ang: Vec3,
+        bodies: &[Body],
+        k: &mut Fx3,
+        d_max: &mut i32,
+    ) {
+        let at = 6 * side;
+        let Some(b) = solved_body(bodies, i) else {
+            return;
+        };
+        // lin . (lin / m) is |lin|^2 / m exactly: one wide product
+        // instead of three (Q24 * Q12 = Q36, below 2^43).
+        let lin2: i64 = lin.raw().iter().map(|&c| c as i64 * c as i64).sum();
+        let s = if let Some((m32, k_side)) = side_32(b, lin, ang, lin2) {
+            // The common case (a box's inertia, box-sized levers):
+            // every product fits 32 bits, where a multiply is one
+            // instruction and a variable shift one, not six.
+            *k += Fx3::from_raw(k_side);
+            let s = side_exponent32(&m32);
+            for (dst, v) in self.m[at..at + 6].iter_mut().zip(m32) {
+                *dst = narrow32(v, s);
+            }
+            s
+        } else {
+            let m_lin = lin * b.inv_mass;
+            let m_ang = b.inv_inertia_world.mul_vec_exact(ang);
+            *k += Fx3::from_raw(lin2 * b.inv_mass.raw() as i64) + ang.dot(m_ang);
+            let m24: [i64; 6] = {
+                let [x, y, z] = m_lin.to_array().map(Fx2::raw);
+                let [p, q, r] = m_ang.to_array().map(Fx2::raw);
+                [x, y, z, p, q, r]
+            };
+            let s = side_exponent(&m24);
+            for (dst, v) in self.m[at..at + 6].iter_mut().zip(m24) {
+                *dst = narrow(v, s);
+            }
+            s
+        };
+        // |dd| = |d| 2^(s - 6) <= 2^30.
+        let t = s - 6;
+        if t > 0 {
+            *d_max = (*d_max).min(((1i64 << (30 - t).max(0)) - 1) as i32);
+        }
+        let t = t.clamp(-31, 31);
+        self.slot[side] = i;
+        self.left[side] = t.max(0) as u8;
+        self.right[side] = (-t).max(0) as u8;
+        self.flags |= HAS_SIDE[side];
     }
 
     /// What [`Prepared::set`] does after the sides: the flags of the

@@ -62,13 +62,22 @@ impl Side {
 /// One [`Side`] per velocity slot.
 pub type Sides = [Side; SLOTS];
 
+/// A table with no solved body.
+pub const NO_SIDES: Sides = [Side::ABSENT; SLOTS];
+
 /// The sides of `bodies` (those from [`MAX_BODIES`] on are not solved).
 pub fn sides(bodies: &[Body]) -> Sides {
-    let mut t = [Side::ABSENT; SLOTS];
+    let mut t = NO_SIDES;
+    fill_sides(&mut t, bodies);
+    t
+}
+
+/// [`sides`] into `t`, in place.
+pub fn fill_sides(t: &mut Sides, bodies: &[Body]) {
+    *t = NO_SIDES;
     for (s, b) in t.iter_mut().zip(bodies.iter().take(MAX_BODIES)) {
         *s = Side::of(b);
     }
-    t
 }
 
 impl Prepared {

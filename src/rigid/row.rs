@@ -194,6 +194,8 @@ pub struct Rows<const R: usize> {
     slot_of: [u16; R],
     /// The rows in solver form, when there are more than [`DTCM_ROWS`].
     prepared: [Prepared; R],
+    /// This step's bodies as [`Prepared::set_fast`] sees them.
+    sides: prep::Sides,
     /// Rows that did not fit this step (a sign the capacity is too low).
     pub dropped: u16,
     /// Over-relaxation factor of every row (1: plain Gauss-Seidel).
@@ -236,6 +238,7 @@ impl<const R: usize> Rows<R> {
             index: [0; INDEX_SLOTS],
             slot_of: [0; R],
             prepared: [Prepared::ZERO; R],
+            sides: prep::NO_SIDES,
             dropped: 0,
             relaxation: Fx1::ONE,
             warm_fraction: crate::fx!(1.0),
@@ -406,10 +409,12 @@ impl<const R: usize> Rows<R> {
         }
         let rows = &mut self.rows[..self.len];
         let omega = self.relaxation;
-        let sides = prep::sides(&bodies[..n]);
+        // In the world, not on the stack: DTCM has no 512 bytes to spare
+        // under the row buffer (the stack guard caught it in `make bench`).
+        prep::fill_sides(&mut self.sides, &bodies[..n]);
         let b = Solved {
             bodies: &bodies[..n],
-            sides: &sides,
+            sides: &self.sides,
         };
         if rows.len() <= SMALL_ROWS {
             solve_on_stack::<SMALL_ROWS>(rows, b, &mut vel, iterations, omega);
