@@ -41,6 +41,9 @@ impl Side {
         if b.is_static() || b.is_asleep() {
             return Side::ABSENT;
         }
+        if !b.isotropic {
+            return Side { im: GENERIC, d: 0 };
+        }
         let im = b.inv_mass.raw();
         let cols = b.inv_inertia_world.cols.map(|c| c.raw());
         let d = cols[0][0];
@@ -51,7 +54,7 @@ impl Side {
             .flatten()
             .fold(0u32, |m, c| m | c.unsigned_abs());
         let diagonal = cols[1][1] == d && cols[2][2] == d && big == d.unsigned_abs();
-        if b.isotropic && diagonal && (0..1 << 19).contains(&im) {
+        if diagonal && (0..1 << 19).contains(&im) {
             Side { im, d }
         } else {
             Side { im: GENERIC, d: 0 }
@@ -68,16 +71,26 @@ pub const NO_SIDES: Sides = [Side::ABSENT; SLOTS];
 /// The sides of `bodies` (those from [`MAX_BODIES`] on are not solved).
 pub fn sides(bodies: &[Body]) -> Sides {
     let mut t = NO_SIDES;
-    fill_sides(&mut t, bodies);
+    fill_sides(&mut t, SLOTS, bodies);
     t
 }
 
-/// [`sides`] into `t`, in place.
-pub fn fill_sides(t: &mut Sides, bodies: &[Body]) {
-    *t = NO_SIDES;
-    for (s, b) in t.iter_mut().zip(bodies.iter().take(MAX_BODIES)) {
-        *s = Side::of(b);
+/// [`sides`] into `t`, in place, where entries from `filled` on are
+/// already absent (the last fill's length: a step rewrites only what
+/// the last one wrote). Returns how many entries it wrote and whether
+/// any side is fast: with none, the fast path would only cost its
+/// checks (the powered ragdoll's boxes all have unequal moments).
+pub fn fill_sides(t: &mut Sides, filled: usize, bodies: &[Body]) -> (usize, bool) {
+    let n = bodies.len().min(MAX_BODIES);
+    for s in t.iter_mut().take(filled).skip(n) {
+        *s = Side::ABSENT;
     }
+    let mut any = false;
+    for (s, b) in t.iter_mut().zip(&bodies[..n]) {
+        *s = Side::of(b);
+        any |= s.im >= 0;
+    }
+    (n, any)
 }
 
 impl Prepared {

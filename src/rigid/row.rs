@@ -196,6 +196,8 @@ pub struct Rows<const R: usize> {
     prepared: [Prepared; R],
     /// This step's bodies as [`Prepared::set_fast`] sees them.
     sides: prep::Sides,
+    /// Entries of `sides` the last solve wrote.
+    sides_len: usize,
     /// Rows that did not fit this step (a sign the capacity is too low).
     pub dropped: u16,
     /// Over-relaxation factor of every row (1: plain Gauss-Seidel).
@@ -239,6 +241,7 @@ impl<const R: usize> Rows<R> {
             slot_of: [0; R],
             prepared: [Prepared::ZERO; R],
             sides: prep::NO_SIDES,
+            sides_len: 0,
             dropped: 0,
             relaxation: Fx1::ONE,
             warm_fraction: crate::fx!(1.0),
@@ -411,10 +414,12 @@ impl<const R: usize> Rows<R> {
         let omega = self.relaxation;
         // In the world, not on the stack: DTCM has no 512 bytes to spare
         // under the row buffer (the stack guard caught it in `make bench`).
-        prep::fill_sides(&mut self.sides, &bodies[..n]);
+        let (len, fast) = prep::fill_sides(&mut self.sides, self.sides_len, &bodies[..n]);
+        self.sides_len = len;
         let b = Solved {
             bodies: &bodies[..n],
             sides: &self.sides,
+            fast,
         };
         if rows.len() <= SMALL_ROWS {
             solve_on_stack::<SMALL_ROWS>(rows, b, &mut vel, iterations, omega);
@@ -439,6 +444,8 @@ impl<const R: usize> Rows<R> {
 struct Solved<'a> {
     bodies: &'a [Body],
     sides: &'a prep::Sides,
+    /// Some side is fast: worth trying [`Prepared::set_fast`].
+    fast: bool,
 }
 
 /// Rows of the smaller stack buffer: a few bodies at rest on the ground
@@ -473,7 +480,7 @@ fn solve_in(
     let buf = &mut buf[..rows.len()];
     for (p, r) in buf.iter_mut().zip(rows.iter()) {
         let lambda = kernel::to_q20(r.lambda);
-        if !p.set_fast(r, bodies.sides, lambda, omega) {
+        if !(bodies.fast && p.set_fast(r, bodies.sides, lambda, omega)) {
             p.set(r, bodies.bodies, lambda, omega);
         }
         p.warm_start(vel);
