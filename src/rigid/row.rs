@@ -30,6 +30,7 @@ use crate::fx::power::saturate_i32;
 use crate::fx::{Fx1, Fx2, Fx3, Vec3};
 
 use super::body::{mul_mat_fx2, Body};
+use super::contact::CONTACT_KEY;
 use super::kernel::{self, solved_body, Prepared, Vel, SLOTS, ZERO_SLOT};
 use super::prep;
 
@@ -198,6 +199,9 @@ pub struct Rows<const R: usize> {
     sides: prep::Sides,
     /// Entries of `sides` the last solve wrote.
     sides_len: usize,
+    /// The `prev` entry the last warm-start lookup found (`u16::MAX`:
+    /// none this step).
+    last_found: u16,
     /// Rows that did not fit this step (a sign the capacity is too low).
     pub dropped: u16,
     /// Over-relaxation factor of every row (1: plain Gauss-Seidel).
@@ -242,6 +246,7 @@ impl<const R: usize> Rows<R> {
             prepared: [Prepared::ZERO; R],
             sides: prep::NO_SIDES,
             sides_len: 0,
+            last_found: u16::MAX - 1,
             dropped: 0,
             relaxation: Fx1::ONE,
             warm_fraction: crate::fx!(1.0),
@@ -305,6 +310,7 @@ impl<const R: usize> Rows<R> {
             self.index[h] = k as u16 + 1;
             self.slot_of[k] = h as u16;
         }
+        self.last_found = u16::MAX - 1;
         self.len = 0;
         self.dropped = 0;
     }
@@ -345,10 +351,23 @@ impl<const R: usize> Rows<R> {
     /// zero (one probe of the index, a few at most). Out of line: `push`
     /// is inlined into every row builder.
     #[inline(never)]
-    fn remembered(&self, index: usize) -> Fx2 {
-        let row = &self.rows[index];
+    fn remembered(&mut self, index: usize) -> Fx2 {
+        let row = self.rows[index];
         if self.prev_len == 0 {
             return Fx2::ZERO;
+        }
+        // A contact's friction rows follow its normal row, last step as
+        // now: the entry after the one the previous row found is checked
+        // first. Contact keys are unique in a step (one feature of one
+        // pair), so that entry is the one the index would find.
+        let next = self.last_found as usize + 1;
+        let contact = row.key & (JOINT_KEY | CONTACT_KEY) == CONTACT_KEY;
+        if contact && next < self.prev_len {
+            let p = &self.prev[next];
+            if p.key == row.key && p.a == row.a && p.b == row.b {
+                self.last_found = next as u16;
+                return self.scaled(p.lambda, row.key);
+            }
         }
         // The first remembered row with these bodies and key (the lowest
         // index: entries go in in order).
@@ -359,22 +378,33 @@ impl<const R: usize> Rows<R> {
                 k => {
                     let p = &self.prev[k as usize - 1];
                     if p.key == row.key && p.a == row.a && p.b == row.b {
+                        self.last_found = k - 1;
                         break Some(p);
                     }
                 }
             }
             h = (h + 1) & (Self::SLOTS - 1);
         };
-        let fraction = if row.key & JOINT_KEY != 0 {
+        match found {
+            Some(p) => self.scaled(p.lambda, row.key),
+            None => Fx2::ZERO,
+        }
+    }
+
+    /// A remembered impulse times the warm-start fraction of rows keyed
+    /// `key`.
+    #[inline(always)]
+    fn scaled(&self, lambda: Fx2, key: u16) -> Fx2 {
+        let fraction = if key & JOINT_KEY != 0 {
             self.joint_warm_fraction
         } else {
             self.warm_fraction
         };
-        match found {
-            // A whole warm start (the box scenes') needs no 64-bit product.
-            Some(p) if fraction == Fx1::ONE => p.lambda,
-            Some(p) => (p.lambda * fraction).lower(),
-            None => Fx2::ZERO,
+        // A whole warm start (the box scenes') needs no 64-bit product.
+        if fraction == Fx1::ONE {
+            lambda
+        } else {
+            (lambda * fraction).lower()
         }
     }
 
@@ -426,8 +456,7 @@ impl<const R: usize> Rows<R> {
         } else if rows.len() <= DTCM_ROWS {
             solve_on_stack::<DTCM_ROWS>(rows, b, &mut vel, iterations, omega);
         } else {
-            let buf = &mut self.prepared;
-            solve_in(rows, buf, b, &mut vel, iterations, omega);
+            solve_split(rows, &mut self.prepared, b, &mut vel, iterations, omega);
         }
         debug_assert!(vel[ZERO_SLOT as usize] == [0; 6]);
         for (b, v) in bodies[..n].iter_mut().zip(&vel) {
@@ -466,6 +495,29 @@ fn solve_on_stack<const N: usize>(
     solve_in(rows, &mut local, bodies, vel, iterations, omega);
 }
 
+/// More rows than the DTCM buffer holds: the first [`DTCM_ROWS`] in it,
+/// on the stack, the rest in `main` (main RAM), swept as one list
+/// ([`kernel::sweep_split`]). In DeSmuME each update of a main-RAM row
+/// costs about 5/4 of a DTCM one (docs/rigid-solver.md, "Memory").
+#[inline(never)]
+fn solve_split(
+    rows: &mut [Row],
+    main: &mut [Prepared],
+    bodies: Solved,
+    vel: &mut [Vel; SLOTS],
+    iterations: u8,
+    omega: Fx1,
+) {
+    let mut head = [Prepared::BLANK; DTCM_ROWS];
+    let (rows_head, rows_tail) = rows.split_at_mut(DTCM_ROWS);
+    let tail = &mut main[..rows_tail.len()];
+    prepare(rows_head, &mut head, bodies, vel, omega);
+    prepare(rows_tail, tail, bodies, vel, omega);
+    kernel::sweep_split(&mut head, tail, vel, iterations);
+    write_back(rows_head, &head);
+    write_back(rows_tail, tail);
+}
+
 /// Prepares `rows` into `buf` (at least as long) with relaxation
 /// `omega`, warm-starts them, runs `iterations` sweeps, and writes the
 /// impulses back into `rows`.
@@ -478,6 +530,14 @@ fn solve_in(
     omega: Fx1,
 ) {
     let buf = &mut buf[..rows.len()];
+    prepare(rows, buf, bodies, vel, omega);
+    kernel::sweep(buf, vel, iterations);
+    write_back(rows, buf);
+}
+
+/// Each row in solver form, warm-started.
+#[inline(always)]
+fn prepare(rows: &[Row], buf: &mut [Prepared], bodies: Solved, vel: &mut [Vel; SLOTS], omega: Fx1) {
     for (p, r) in buf.iter_mut().zip(rows.iter()) {
         let lambda = kernel::to_q20(r.lambda);
         if !(bodies.fast && p.set_fast(r, bodies.sides, lambda, omega)) {
@@ -485,7 +545,11 @@ fn solve_in(
         }
         p.warm_start(vel);
     }
-    kernel::sweep(buf, vel, iterations);
+}
+
+/// The impulses back into the rows, for the next step's warm starts.
+#[inline(always)]
+fn write_back(rows: &mut [Row], buf: &[Prepared]) {
     for (r, p) in rows.iter_mut().zip(buf.iter()) {
         r.lambda = p.impulse(r);
     }
