@@ -592,44 +592,12 @@ fn apply(r: &Prepared, vel: &mut [Vel; SLOTS], delta: i32) {
 #[inline(never)]
 pub fn sweep(rows: &mut [Prepared], vel: &mut [Vel; SLOTS], iterations: u8) {
     for _ in 0..iterations {
-        sweep_once(rows, vel);
-    }
-}
-
-/// One sweep over `rows`, whose friction rows' normal rows are among them.
-#[inline(always)]
-fn sweep_once(rows: &mut [Prepared], vel: &mut [Vel; SLOTS]) {
-    for i in 0..rows.len() {
-        let normal = match rows[i].normal {
-            NO_NORMAL => 0,
-            n => rows.get(n as usize).map_or(0, |r| r.lambda),
-        };
-        update(&mut rows[i], vel, normal);
-    }
-}
-
-/// [`sweep`] over rows split in two buffers, `head` then `tail` (row `k`
-/// of `tail` is row `head.len() + k`): the same updates in the same
-/// order. A step with more rows than DTCM holds keeps the first in DTCM
-/// and only the rest in main RAM, where each sweep streams them through
-/// the 4 KB data cache.
-#[inline(never)]
-pub fn sweep_split(
-    head: &mut [Prepared],
-    tail: &mut [Prepared],
-    vel: &mut [Vel; SLOTS],
-    iterations: u8,
-) {
-    let h = head.len();
-    for _ in 0..iterations {
-        sweep_once(head, vel);
-        for i in 0..tail.len() {
-            let normal = match tail[i].normal {
+        for i in 0..rows.len() {
+            let normal = match rows[i].normal {
                 NO_NORMAL => 0,
-                n if (n as usize) < h => head[n as usize].lambda,
-                n => tail.get(n as usize - h).map_or(0, |r| r.lambda),
+                n => rows.get(n as usize).map_or(0, |r| r.lambda),
             };
-            update(&mut tail[i], vel, normal);
+            update(&mut rows[i], vel, normal);
         }
     }
 }

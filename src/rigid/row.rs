@@ -199,7 +199,7 @@ pub struct Rows<const R: usize> {
     sides: prep::Sides,
     /// Entries of `sides` the last solve wrote.
     sides_len: usize,
-    /// The `prev` entry the last warm-start lookup found (`u16::MAX`:
+    /// The `prev` entry the last warm-start lookup found (`u16::MAX - 1`:
     /// none this step).
     last_found: u16,
     /// Rows that did not fit this step (a sign the capacity is too low).
@@ -352,7 +352,8 @@ impl<const R: usize> Rows<R> {
     /// is inlined into every row builder.
     #[inline(never)]
     fn remembered(&mut self, index: usize) -> Fx2 {
-        let row = self.rows[index];
+        // Only the identity: a copy of the whole 80-byte row cost more.
+        let (a, b, key) = (self.rows[index].a, self.rows[index].b, self.rows[index].key);
         if self.prev_len == 0 {
             return Fx2::ZERO;
         }
@@ -361,23 +362,23 @@ impl<const R: usize> Rows<R> {
         // first. Contact keys are unique in a step (one feature of one
         // pair), so that entry is the one the index would find.
         let next = self.last_found as usize + 1;
-        let contact = row.key & (JOINT_KEY | CONTACT_KEY) == CONTACT_KEY;
+        let contact = key & (JOINT_KEY | CONTACT_KEY) == CONTACT_KEY;
         if contact && next < self.prev_len {
             let p = &self.prev[next];
-            if p.key == row.key && p.a == row.a && p.b == row.b {
+            if p.key == key && p.a == a && p.b == b {
                 self.last_found = next as u16;
-                return self.scaled(p.lambda, row.key);
+                return self.scaled(p.lambda, key);
             }
         }
         // The first remembered row with these bodies and key (the lowest
         // index: entries go in in order).
-        let mut h = index_hash(row.a, row.b, row.key) & (Self::SLOTS - 1);
+        let mut h = index_hash(a, b, key) & (Self::SLOTS - 1);
         let found = loop {
             match self.index[h] {
                 0 => break None,
                 k => {
                     let p = &self.prev[k as usize - 1];
-                    if p.key == row.key && p.a == row.a && p.b == row.b {
+                    if p.key == key && p.a == a && p.b == b {
                         self.last_found = k - 1;
                         break Some(p);
                     }
@@ -386,7 +387,7 @@ impl<const R: usize> Rows<R> {
             h = (h + 1) & (Self::SLOTS - 1);
         };
         match found {
-            Some(p) => self.scaled(p.lambda, row.key),
+            Some(p) => self.scaled(p.lambda, key),
             None => Fx2::ZERO,
         }
     }
@@ -456,7 +457,8 @@ impl<const R: usize> Rows<R> {
         } else if rows.len() <= DTCM_ROWS {
             solve_on_stack::<DTCM_ROWS>(rows, b, &mut vel, iterations, omega);
         } else {
-            solve_split(rows, &mut self.prepared, b, &mut vel, iterations, omega);
+            let buf = &mut self.prepared;
+            solve_in(rows, buf, b, &mut vel, iterations, omega);
         }
         debug_assert!(vel[ZERO_SLOT as usize] == [0; 6]);
         for (b, v) in bodies[..n].iter_mut().zip(&vel) {
@@ -495,29 +497,6 @@ fn solve_on_stack<const N: usize>(
     solve_in(rows, &mut local, bodies, vel, iterations, omega);
 }
 
-/// More rows than the DTCM buffer holds: the first [`DTCM_ROWS`] in it,
-/// on the stack, the rest in `main` (main RAM), swept as one list
-/// ([`kernel::sweep_split`]). In DeSmuME each update of a main-RAM row
-/// costs about 5/4 of a DTCM one (docs/rigid-solver.md, "Memory").
-#[inline(never)]
-fn solve_split(
-    rows: &mut [Row],
-    main: &mut [Prepared],
-    bodies: Solved,
-    vel: &mut [Vel; SLOTS],
-    iterations: u8,
-    omega: Fx1,
-) {
-    let mut head = [Prepared::BLANK; DTCM_ROWS];
-    let (rows_head, rows_tail) = rows.split_at_mut(DTCM_ROWS);
-    let tail = &mut main[..rows_tail.len()];
-    prepare(rows_head, &mut head, bodies, vel, omega);
-    prepare(rows_tail, tail, bodies, vel, omega);
-    kernel::sweep_split(&mut head, tail, vel, iterations);
-    write_back(rows_head, &head);
-    write_back(rows_tail, tail);
-}
-
 /// Prepares `rows` into `buf` (at least as long) with relaxation
 /// `omega`, warm-starts them, runs `iterations` sweeps, and writes the
 /// impulses back into `rows`.
@@ -530,14 +509,6 @@ fn solve_in(
     omega: Fx1,
 ) {
     let buf = &mut buf[..rows.len()];
-    prepare(rows, buf, bodies, vel, omega);
-    kernel::sweep(buf, vel, iterations);
-    write_back(rows, buf);
-}
-
-/// Each row in solver form, warm-started.
-#[inline(always)]
-fn prepare(rows: &[Row], buf: &mut [Prepared], bodies: Solved, vel: &mut [Vel; SLOTS], omega: Fx1) {
     for (p, r) in buf.iter_mut().zip(rows.iter()) {
         let lambda = kernel::to_q20(r.lambda);
         if !(bodies.fast && p.set_fast(r, bodies.sides, lambda, omega)) {
@@ -545,11 +516,7 @@ fn prepare(rows: &[Row], buf: &mut [Prepared], bodies: Solved, vel: &mut [Vel; S
         }
         p.warm_start(vel);
     }
-}
-
-/// The impulses back into the rows, for the next step's warm starts.
-#[inline(always)]
-fn write_back(rows: &mut [Row], buf: &[Prepared]) {
+    kernel::sweep(buf, vel, iterations);
     for (r, p) in rows.iter_mut().zip(buf.iter()) {
         r.lambda = p.impulse(r);
     }

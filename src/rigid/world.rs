@@ -87,9 +87,9 @@ pub const PREPARE_UPDATES: usize = 5;
 /// The sweeps a step with `rows` rows runs: `iterations`, or fewer when
 /// `budget` (row updates, preparations included; 0: none) would be
 /// exceeded, but at least [`MIN_SWEEPS`] (or `iterations`, if lower).
-/// Rows beyond [`DTCM_ROWS`] are swept in main RAM, where an update costs
-/// about 5/4 as much (76-byte rows streaming through the 4 KB data
-/// cache; docs/rigid-solver.md).
+/// Rows beyond [`DTCM_ROWS`] are swept in main RAM, where an update was
+/// measured at about 5/4 the cost (76-byte rows streaming through the
+/// 4 KB data cache; docs/rigid-solver.md).
 pub fn sweeps_within(iterations: u8, budget: u16, rows: usize) -> u8 {
     if budget == 0 || rows == 0 {
         return iterations;
