@@ -77,7 +77,7 @@ const M_BITS: u32 = 15;
 /// Flag bits of [`Prepared`].
 const HAS_A: u8 = 1;
 const HAS_B: u8 = 2;
-pub(super) const HAS_SIDE: [u8; 2] = [HAS_A, HAS_B];
+const HAS_SIDE: [u8; 2] = [HAS_A, HAS_B];
 const HAS_LIN: u8 = 4;
 /// The linear part is one axis (`AXIS_SHIFT` gives which): joint point
 /// rows, ground contacts and their friction. Its other components are
@@ -92,26 +92,26 @@ pub type Vel = [i32; 6];
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Prepared {
     /// `J`: lin, ang_a, ang_b (Q12).
-    pub(super) j: [i16; 9],
+    j: [i16; 9],
     /// `M^-1 J^T` of side a (lin, ang) then side b, each side scaled by
     /// its own `2^-s`.
-    pub(super) m: [i16; 12],
+    m: [i16; 12],
     /// Normal row of a friction row, or [`NO_NORMAL`].
-    pub(super) normal: u16,
+    normal: u16,
     /// Velocity slots of `a` and `b`.
-    pub(super) slot: [u8; 2],
+    slot: [u8; 2],
     /// Per side (a, b): `dd = (d << left) >> right`, one of them zero:
     /// a side's `t = s - 6` as two shifts, so that no branch picks one.
-    pub(super) left: [u8; 2],
-    pub(super) right: [u8; 2],
-    pub(super) flags: u8,
+    left: [u8; 2],
+    right: [u8; 2],
+    flags: u8,
     /// Explicit padding: with no undefined bytes, [`Prepared::BLANK`] is
     /// all zeros and a buffer of it is cleared with a memset.
     _pad: u8,
     /// Target `J v` (Q24).
-    pub(super) target: i32,
+    target: i32,
     /// Effective mass (Q24).
-    pub(super) m_eff: i32,
+    m_eff: i32,
     /// Accumulated impulse (Q20).
     pub(super) lambda: i32,
     /// Impulse bounds (Q20); a friction row keeps its `mu` (Q12) in
@@ -120,7 +120,7 @@ pub struct Prepared {
     pub(super) hi: i32,
     /// The largest impulse change of one update (Q20), so that `dd`
     /// stays within `2^30` on both sides.
-    pub(super) d_max: i32,
+    d_max: i32,
 }
 
 impl Prepared {
@@ -160,12 +160,7 @@ impl Prepared {
     pub fn set(&mut self, row: &Row, bodies: &[Body], lambda: i32, omega: Fx1) {
         let mut k = Fx3::ZERO;
         let p = self;
-        p.flags = 0;
-        p.m = [0; 12];
-        p.slot = [ZERO_SLOT; 2];
-        p.left = [0; 2];
-        p.right = [0; 2];
-        p.hi = 0;
+        p.clear_sides();
         let mut d_max = LAMBDA_MAX;
         // Two calls, not a loop over an array of the sides: the array
         // was built with `memcpy`s, and a loop choosing each side's
@@ -173,8 +168,47 @@ impl Prepared {
         // PCPROFILE=motor`).
         p.set_side(0, row.a, -row.lin, row.ang_a, bodies, &mut k, &mut d_max);
         p.set_side(1, row.b, row.lin, row.ang_b, bodies, &mut k, &mut d_max);
-        p.d_max = d_max;
-        p.finish(row, k.raw(), lambda, omega);
+        p.finish(row, k.raw(), d_max, lambda, omega);
+    }
+
+    /// Empties both sides (what an absent side keeps) and `hi` (what a
+    /// friction row keeps), before [`Prepared::set`] or
+    /// [`Prepared::set_fast`] fills the sides in.
+    #[inline(always)]
+    pub(super) fn clear_sides(&mut self) {
+        self.flags = 0;
+        self.m = [0; 12];
+        self.slot = [ZERO_SLOT; 2];
+        self.left = [0; 2];
+        self.right = [0; 2];
+        self.hi = 0;
+    }
+
+    /// Side `side`'s `M^-1 J^T` from components that fit 32 bits (Q24),
+    /// narrowed with their exponent; returns the exponent.
+    #[inline(always)]
+    pub(super) fn put_m32(&mut self, side: usize, m32: [i32; 6]) -> i32 {
+        let s = side_exponent32(&m32);
+        for (dst, v) in self.m[6 * side..6 * side + 6].iter_mut().zip(m32) {
+            *dst = narrow32(v, s);
+        }
+        s
+    }
+
+    /// Marks side `side` present, body slot `i` with `M^-1 J^T` exponent
+    /// `s`: its shifts, and the bound on one update's impulse change that
+    /// `s` needs (`|dd| = |d| 2^(s - 6) <= 2^30`) folded into `d_max`.
+    #[inline(always)]
+    pub(super) fn place_side(&mut self, side: usize, i: u8, s: i32, d_max: &mut i32) {
+        let t = s - 6;
+        if t > 0 {
+            *d_max = (*d_max).min(((1i64 << (30 - t).max(0)) - 1) as i32);
+        }
+        let t = t.clamp(-31, 31);
+        self.slot[side] = i;
+        self.left[side] = t.max(0) as u8;
+        self.right[side] = (-t).max(0) as u8;
+        self.flags |= HAS_SIDE[side];
     }
 
     /// Side `side` (0: `a`, 1: `b`) of [`Prepared::set`]: body `i` with
@@ -192,7 +226,6 @@ impl Prepared {
         k: &mut Fx3,
         d_max: &mut i32,
     ) {
-        let at = 6 * side;
         let Some(b) = solved_body(bodies, i) else {
             return;
         };
@@ -204,12 +237,9 @@ impl Prepared {
             // every product fits 32 bits, where a multiply is one
             // instruction and a variable shift one, not six.
             *k += Fx3::from_raw(k_side);
-            let s = side_exponent32(&m32);
-            for (dst, v) in self.m[at..at + 6].iter_mut().zip(m32) {
-                *dst = narrow32(v, s);
-            }
-            s
+            self.put_m32(side, m32)
         } else {
+            let at = 6 * side;
             let m_lin = lin * b.inv_mass;
             let m_ang = b.inv_inertia_world.mul_vec_exact(ang);
             *k += Fx3::from_raw(lin2 * b.inv_mass.raw() as i64) + ang.dot(m_ang);
@@ -224,24 +254,16 @@ impl Prepared {
             }
             s
         };
-        // |dd| = |d| 2^(s - 6) <= 2^30.
-        let t = s - 6;
-        if t > 0 {
-            *d_max = (*d_max).min(((1i64 << (30 - t).max(0)) - 1) as i32);
-        }
-        let t = t.clamp(-31, 31);
-        self.slot[side] = i;
-        self.left[side] = t.max(0) as u8;
-        self.right[side] = (-t).max(0) as u8;
-        self.flags |= HAS_SIDE[side];
+        self.place_side(side, i, s, d_max);
     }
 
-    /// What [`Prepared::set`] does after the sides: the flags of the
-    /// linear part, `J`, the effective mass from `k = J M^-1 J^T` (Q36),
-    /// the target and the bounds. `d_max` must be set.
+    /// What [`Prepared::set`] does after the sides: `d_max`, the flags of
+    /// the linear part, `J`, the effective mass from `k = J M^-1 J^T`
+    /// (Q36), the target and the bounds.
     #[inline(always)]
-    pub(super) fn finish(&mut self, row: &Row, k: i64, lambda: i32, omega: Fx1) {
+    pub(super) fn finish(&mut self, row: &Row, k: i64, d_max: i32, lambda: i32, omega: Fx1) {
         let p = self;
+        p.d_max = d_max;
         if row.lin != Vec3::ZERO {
             p.flags |= HAS_LIN;
             let [x, y, z] = row.lin.raw();
@@ -381,7 +403,7 @@ fn side_32(b: &Body, lin: Vec3, ang: Vec3, lin2: i64) -> Option<([i32; 6], i64)>
 
 /// [`side_exponent`] for components that fit 32 bits.
 #[inline(always)]
-pub(super) fn side_exponent32(m: &[i32; 6]) -> i32 {
+fn side_exponent32(m: &[i32; 6]) -> i32 {
     let big = m.iter().fold(0, |acc, x| acc | x.unsigned_abs());
     if big == 0 {
         return 0;
@@ -408,7 +430,7 @@ fn narrow(x: i64, s: i32) -> i16 {
 
 /// [`narrow`] for a value that fits 32 bits: the same result.
 #[inline(always)]
-pub(super) fn narrow32(x: i32, s: i32) -> i16 {
+fn narrow32(x: i32, s: i32) -> i16 {
     if s <= 0 {
         return (x << (-s).min(15)).clamp(i16::MIN as i32, i16::MAX as i32) as i16;
     }

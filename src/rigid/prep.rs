@@ -13,9 +13,7 @@
 use crate::fx::Fx1;
 
 use super::body::Body;
-use super::kernel::{
-    narrow32, side_exponent32, Prepared, HAS_SIDE, LAMBDA_MAX, MAX_BODIES, SLOTS, ZERO_SLOT,
-};
+use super::kernel::{Prepared, LAMBDA_MAX, MAX_BODIES, SLOTS};
 use super::row::Row;
 
 /// What the fast path needs of a body: its inverse mass and its one
@@ -121,12 +119,7 @@ impl Prepared {
         // At most 3 * 2^24: no 64-bit square.
         let lin2 = l[0] * l[0] + l[1] * l[1] + l[2] * l[2];
         let p = self;
-        p.flags = 0;
-        p.m = [0; 12];
-        p.slot = [ZERO_SLOT; 2];
-        p.left = [0; 2];
-        p.right = [0; 2];
-        p.hi = 0;
+        p.clear_sides();
         let mut k = 0i64;
         let mut d_max = LAMBDA_MAX;
         // Two calls, not a loop over an array of the sides: the array
@@ -154,8 +147,7 @@ impl Prepared {
         ) {
             return false;
         }
-        p.d_max = d_max;
-        p.finish(row, k, lambda, omega);
+        p.finish(row, k, d_max, lambda, omega);
         true
     }
 
@@ -196,20 +188,8 @@ impl Prepared {
             + a[0] as i64 * ma[0] as i64
             + a[1] as i64 * ma[1] as i64
             + a[2] as i64 * ma[2] as i64;
-        let e = side_exponent32(&m32);
-        for (dst, v) in self.m[6 * at..6 * at + 6].iter_mut().zip(m32) {
-            *dst = narrow32(v, e);
-        }
-        // |dd| = |d| 2^(e - 6) <= 2^30 (as `set`).
-        let t = e - 6;
-        if t > 0 {
-            *d_max = (*d_max).min(((1i64 << (30 - t).max(0)) - 1) as i32);
-        }
-        let t = t.clamp(-31, 31);
-        self.slot[at] = i;
-        self.left[at] = t.max(0) as u8;
-        self.right[at] = (-t).max(0) as u8;
-        self.flags |= HAS_SIDE[at];
+        let e = self.put_m32(at, m32);
+        self.place_side(at, i, e, d_max);
         true
     }
 }
