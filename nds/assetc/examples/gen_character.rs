@@ -9,6 +9,11 @@
 //! turns freely (the torso and head follow it rigidly), and the arms and
 //! legs swing and bend about the shoulder and hip lines.
 //!
+//! `humanoid.gltf` also carries the skinned mesh the ROM draws: a tube
+//! along each limb and the spine, with a ring of vertices at each joint
+//! bound to that joint alone (one joint per vertex, as the renderer
+//! takes), so the tube bends at the joint like a sleeve.
+//!
 //! Run: `cargo run -p assetc --example gen_character`, then regenerate
 //! the engine tables with
 //! `ASSETC_BLESS=1 cargo test -p assetc --test anim_emit`.
@@ -20,7 +25,8 @@ use std::path::PathBuf;
 use assetc::brads::parse_brads;
 use assetc::gltf::{ClipSrc, JointSrc, SkeletonSrc, TrackSrc};
 use assetc::gltf_math::{add, brad_frame, scale, sub, unit, vec_f64, Rigid, Rot, V3};
-use assetc::gltf_write::gltf_text;
+use assetc::gltf_mesh::{MeshSrc, PartSrc};
+use assetc::gltf_write::{gltf_text, gltf_text_with_mesh};
 use assetc::ragdoll_def::load_ragdoll;
 
 /// Joint name, parent name, and where its bind frame comes from.
@@ -210,7 +216,9 @@ fn main() {
 
     let dir = root.join("assets/characters");
     let generator = "dsphys assetc examples/gen_character.rs";
-    std::fs::write(dir.join("humanoid.gltf"), gltf_text(&skel, &[], generator)).unwrap();
+    let mesh = make_mesh(&skel, &world);
+    let text = gltf_text_with_mesh(&skel, &[], Some(&mesh), generator);
+    std::fs::write(dir.join("humanoid.gltf"), text).unwrap();
     for gait in [IDLE, WALK, RUN] {
         let clip = make_clip(&skel, &world, &gait);
         let path = dir.join(format!("humanoid_{}.gltf", gait.name));
@@ -343,5 +351,234 @@ fn make_clip(skel: &SkeletonSrc, world: &[Rigid], g: &Gait) -> ClipSrc {
         times,
         root_trans,
         tracks,
+    }
+}
+
+/// Material colours (linear 0..1).
+const SHIRT: V3 = [0.22, 0.42, 0.85];
+const SKIN: V3 = [0.93, 0.70, 0.52];
+const TROUSERS: V3 = [0.22, 0.22, 0.32];
+const SHOES: V3 = [0.40, 0.24, 0.12];
+const HAIR: V3 = [0.30, 0.18, 0.08];
+
+/// One ring of a tube: bound to `joint`, centred at `t` of the way from
+/// the joint to the next joint of the chain (or, at the chain's end, on
+/// along the last bone), with half widths `side` (across the body) and
+/// `front`; `color` is that of the stretch up to the next ring (and of
+/// the end cap after the last ring).
+struct Ring {
+    joint: &'static str,
+    t: f64,
+    side: f64,
+    front: f64,
+    color: V3,
+}
+
+const fn ring(joint: &'static str, t: f64, side: f64, front: f64, color: V3) -> Ring {
+    Ring {
+        joint,
+        t,
+        side,
+        front,
+        color,
+    }
+}
+
+/// A tube: the chain of joints it follows, its rings and their vertices.
+struct Tube {
+    chain: &'static [&'static str],
+    rings: &'static [Ring],
+    sides: usize,
+}
+
+const TORSO: Tube = Tube {
+    chain: &["pelvis", "spine", "chest", "neck", "head", "head_end"],
+    rings: &[
+        ring("pelvis", -0.4, 0.10, 0.08, TROUSERS),
+        ring("pelvis", 0.0, 0.14, 0.10, TROUSERS),
+        ring("spine", 0.0, 0.13, 0.09, SHIRT),
+        ring("chest", 0.0, 0.16, 0.10, SHIRT),
+        ring("chest", 0.6, 0.12, 0.08, SHIRT),
+        ring("neck", 0.2, 0.045, 0.05, SKIN),
+        ring("head", 0.0, 0.07, 0.08, SKIN),
+        ring("head", 0.6, 0.09, 0.10, HAIR),
+        ring("head_end", 0.3, 0.07, 0.08, HAIR),
+    ],
+    sides: 8,
+};
+
+/// The arm and leg tubes of one side (`l` or `r`); a macro, as the
+/// joint names are built from the side.
+macro_rules! limbs {
+    ($arm:ident, $leg:ident, $s:literal) => {
+        const $arm: Tube = Tube {
+            chain: &[
+                concat!("upperarm_", $s),
+                concat!("forearm_", $s),
+                concat!("hand_", $s),
+                concat!("fingers_", $s),
+            ],
+            rings: &[
+                ring(concat!("upperarm_", $s), -0.12, 0.05, 0.05, SHIRT),
+                ring(concat!("upperarm_", $s), 0.0, 0.055, 0.055, SHIRT),
+                ring(concat!("forearm_", $s), 0.0, 0.045, 0.045, SKIN),
+                ring(concat!("hand_", $s), 0.0, 0.02, 0.035, SKIN),
+                ring(concat!("fingers_", $s), 0.5, 0.015, 0.03, SKIN),
+            ],
+            sides: 6,
+        };
+        const $leg: Tube = Tube {
+            chain: &[
+                concat!("thigh_", $s),
+                concat!("shin_", $s),
+                concat!("foot_", $s),
+                concat!("toe_", $s),
+            ],
+            rings: &[
+                ring(concat!("thigh_", $s), 0.0, 0.075, 0.08, TROUSERS),
+                ring(concat!("shin_", $s), 0.0, 0.055, 0.055, TROUSERS),
+                ring(concat!("foot_", $s), -0.1, 0.045, 0.05, SHOES),
+                ring(concat!("toe_", $s), 0.0, 0.045, 0.025, SHOES),
+                ring(concat!("toe_", $s), 0.5, 0.035, 0.02, SHOES),
+            ],
+            sides: 6,
+        };
+    };
+}
+limbs!(ARM_L, LEG_L, "l");
+limbs!(ARM_R, LEG_R, "r");
+
+/// The character's skinned mesh: [`TORSO`], two arms and two legs, in
+/// the bind pose (`world`: each joint's model matrix).
+fn make_mesh(skel: &SkeletonSrc, world: &[Rigid]) -> MeshSrc {
+    let mut parts: Vec<PartSrc> = Vec::new();
+    for tube in [TORSO, ARM_L, ARM_R, LEG_L, LEG_R] {
+        add_tube(&mut parts, skel, world, &tube);
+    }
+    MeshSrc {
+        file: "humanoid.gltf".into(),
+        name: "humanoid_skin".into(),
+        parts,
+    }
+}
+
+/// The part of colour `color`, made on first use.
+fn part_of(parts: &mut Vec<PartSrc>, color: V3) -> &mut PartSrc {
+    let i = match parts.iter().position(|p| p.color == color) {
+        Some(i) => i,
+        None => {
+            let name = match color {
+                SHIRT => "shirt",
+                SKIN => "skin",
+                TROUSERS => "trousers",
+                SHOES => "shoes",
+                _ => "hair",
+            };
+            parts.push(PartSrc {
+                material: name.into(),
+                color,
+                positions: Vec::new(),
+                normals: Vec::new(),
+                joints: Vec::new(),
+                triangles: Vec::new(),
+            });
+            parts.len() - 1
+        }
+    };
+    &mut parts[i]
+}
+
+/// Adds a vertex to `part`; returns its index.
+fn vertex(part: &mut PartSrc, p: V3, n: V3, joint: usize) -> usize {
+    part.positions.push(p);
+    part.normals.push(n);
+    part.joints.push(joint);
+    part.positions.len() - 1
+}
+
+/// Adds triangle `t` facing away from `inside`.
+fn facing_out(part: &mut PartSrc, t: [usize; 3], inside: V3) {
+    let p = |i: usize| part.positions[t[i]];
+    let n = assetc::gltf_math::cross(sub(p(1), p(0)), sub(p(2), p(0)));
+    let out = assetc::gltf_math::dot(n, sub(p(0), inside)) > 0.0;
+    part.triangles
+        .push(if out { t } else { [t[0], t[2], t[1]] });
+}
+
+fn add_tube(parts: &mut Vec<PartSrc>, skel: &SkeletonSrc, world: &[Rigid], tube: &Tube) {
+    let pos = |name: &str| world[skel.index_of(name).unwrap()].trans;
+    let chain: Vec<V3> = tube.chain.iter().map(|n| pos(n)).collect();
+    let at = |name: &str| tube.chain.iter().position(|c| *c == name).unwrap();
+    // Each ring's centre, axis (along the tube) and side and front axes.
+    let frames: Vec<(V3, V3, V3, V3)> = tube
+        .rings
+        .iter()
+        .map(|r| {
+            let i = at(r.joint);
+            let (from, to) = if i + 1 < chain.len() {
+                (chain[i], chain[i + 1])
+            } else {
+                (chain[i - 1], chain[i])
+            };
+            let bone = sub(to, from);
+            let centre = add(chain[i], scale(bone, r.t));
+            // Along the tube: the mean of the bones in and out of the
+            // joint, so that a ring at a bend sits across it.
+            let out = unit(bone);
+            let axis = if i > 0 && i + 1 < chain.len() && r.t == 0.0 {
+                unit(add(unit(sub(chain[i], chain[i - 1])), out))
+            } else {
+                out
+            };
+            let x = [1.0, 0.0, 0.0];
+            let side = unit(sub(x, scale(axis, assetc::gltf_math::dot(x, axis))));
+            let front = assetc::gltf_math::cross(axis, side);
+            (centre, axis, side, front)
+        })
+        .collect();
+    let k = tube.sides;
+    let ring_point = |ri: usize, s: usize| -> (V3, V3) {
+        let r = &tube.rings[ri];
+        let (c, _, side, front) = frames[ri];
+        let a = 2.0 * PI * s as f64 / k as f64;
+        let (sn, cs) = a.sin_cos();
+        let p = add(c, add(scale(side, r.side * cs), scale(front, r.front * sn)));
+        // The ellipse's normal.
+        let n = unit(add(scale(side, cs / r.side), scale(front, sn / r.front)));
+        (p, n)
+    };
+    let joint = |ri: usize| skel.index_of(tube.rings[ri].joint).unwrap();
+    for ri in 0..tube.rings.len() - 1 {
+        let part = part_of(parts, tube.rings[ri].color);
+        let mut ids = [Vec::new(), Vec::new()];
+        for (side, id) in ids.iter_mut().enumerate() {
+            for s in 0..k {
+                let (p, n) = ring_point(ri + side, s);
+                id.push(vertex(part, p, n, joint(ri + side)));
+            }
+        }
+        let inside = frames[ri].0;
+        for s in 0..k {
+            let (a0, a1) = (ids[0][s], ids[0][(s + 1) % k]);
+            let (b0, b1) = (ids[1][s], ids[1][(s + 1) % k]);
+            facing_out(part, [a0, a1, b1], inside);
+            facing_out(part, [a0, b1, b0], inside);
+        }
+    }
+    // End caps, flat: a fan around the ring's centre.
+    let last = tube.rings.len() - 1;
+    for (ri, sign) in [(0, -1.0), (last, 1.0)] {
+        let color = tube.rings[ri.min(last)].color;
+        let part = part_of(parts, color);
+        let (c, axis, _, _) = frames[ri];
+        let n = scale(axis, sign);
+        let centre = vertex(part, c, n, joint(ri));
+        let ids: Vec<usize> = (0..k)
+            .map(|s| vertex(part, ring_point(ri, s).0, n, joint(ri)))
+            .collect();
+        let inside = sub(c, n);
+        for s in 0..k {
+            facing_out(part, [centre, ids[s], ids[(s + 1) % k]], inside);
+        }
     }
 }

@@ -123,14 +123,18 @@ fn err(file: &str, field: impl Into<String>, message: impl Into<String>) -> Asse
 }
 
 /// A parsed document with its buffers loaded.
-struct Doc<'a> {
-    file: &'a str,
-    v: Value,
+pub(crate) struct Doc<'a> {
+    pub(crate) file: &'a str,
+    pub(crate) v: Value,
     buffers: Vec<Vec<u8>>,
 }
 
 impl<'a> Doc<'a> {
-    fn parse(file: &'a str, text: &str, base: Option<&Path>) -> Result<Doc<'a>, AssetError> {
+    pub(crate) fn parse(
+        file: &'a str,
+        text: &str,
+        base: Option<&Path>,
+    ) -> Result<Doc<'a>, AssetError> {
         let v: Value = serde_json::from_str(text)
             .map_err(|e| err(file, format!("line {}", e.line()), format!("not JSON: {e}")))?;
         let version = v.pointer("/asset/version").and_then(Value::as_str);
@@ -171,18 +175,71 @@ impl<'a> Doc<'a> {
         Ok(Doc { file, v, buffers })
     }
 
-    fn err(&self, field: impl Into<String>, message: impl Into<String>) -> AssetError {
+    pub(crate) fn err(&self, field: impl Into<String>, message: impl Into<String>) -> AssetError {
         err(self.file, field, message)
     }
 
     /// Accessor `index` as `count` groups of `width` floats, checking its type.
-    fn floats(
+    pub(crate) fn floats(
         &self,
         index: &Value,
         field: &str,
         ty: &str,
         width: usize,
     ) -> Result<Vec<Vec<f64>>, AssetError> {
+        let (i, elements) = self.elements(index, field, ty, width, &[FLOAT])?;
+        let mut out = Vec::with_capacity(elements.len());
+        for (k, (_, bytes)) in elements.iter().enumerate() {
+            let g: Vec<f64> = bytes
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes(c.try_into().unwrap()) as f64)
+                .collect();
+            if let Some(bad) = g.iter().find(|x| !x.is_finite()) {
+                return Err(self.err(
+                    format!("accessors[{i}]"),
+                    format!("element {k} is not finite ({bad})"),
+                ));
+            }
+            out.push(g);
+        }
+        Ok(out)
+    }
+
+    /// Accessor `index` as `count` groups of `width` unsigned integers
+    /// (UNSIGNED_BYTE, UNSIGNED_SHORT or UNSIGNED_INT), checking its type.
+    pub(crate) fn uints(
+        &self,
+        index: &Value,
+        field: &str,
+        ty: &str,
+        width: usize,
+    ) -> Result<Vec<Vec<u32>>, AssetError> {
+        let allowed = [UNSIGNED_BYTE, UNSIGNED_SHORT, UNSIGNED_INT];
+        let (_, elements) = self.elements(index, field, ty, width, &allowed)?;
+        Ok(elements
+            .iter()
+            .map(|(size, bytes)| {
+                bytes
+                    .chunks_exact(*size)
+                    .map(|c| c.iter().rev().fold(0u32, |acc, &b| acc << 8 | b as u32))
+                    .collect()
+            })
+            .collect())
+    }
+
+    /// Accessor `index`'s elements as byte slices (with the component
+    /// size), after checking its component type against `allowed`, its
+    /// type against `ty`, and that every element lies inside its buffer
+    /// view. Returns the accessor's index too, for errors.
+    #[allow(clippy::type_complexity)]
+    fn elements(
+        &self,
+        index: &Value,
+        field: &str,
+        ty: &str,
+        width: usize,
+        allowed: &[u64],
+    ) -> Result<(usize, Vec<(usize, &[u8])>), AssetError> {
         let i = index
             .as_u64()
             .ok_or_else(|| self.err(field, "missing accessor index"))? as usize;
@@ -191,12 +248,14 @@ impl<'a> Doc<'a> {
         if a.is_null() {
             return Err(self.err(field, format!("accessor {i} does not exist")));
         }
-        if a["componentType"].as_u64() != Some(5126) {
+        let ct = a["componentType"].as_u64().unwrap_or(0);
+        let Some(size) = allowed.contains(&ct).then(|| component_size(ct)) else {
+            let names: Vec<String> = allowed.iter().map(|&c| component_name(c)).collect();
             return Err(self.err(
                 format!("{af}.componentType"),
-                "only FLOAT (5126) is supported",
+                format!("{field} must be {}, found {ct}", names.join(" or ")),
             ));
-        }
+        };
         if a["type"].as_str() != Some(ty) {
             return Err(self.err(
                 format!("{af}.type"),
@@ -221,27 +280,45 @@ impl<'a> Doc<'a> {
             .ok_or_else(|| self.err(format!("{bvf}.buffer"), "no such buffer"))?;
         let start = bv["byteOffset"].as_u64().unwrap_or(0) as usize
             + a["byteOffset"].as_u64().unwrap_or(0) as usize;
-        let stride = bv["byteStride"].as_u64().map_or(width * 4, |s| s as usize);
+        let stride = bv["byteStride"]
+            .as_u64()
+            .map_or(width * size, |s| s as usize);
         let view_end = bv["byteOffset"].as_u64().unwrap_or(0) as usize
             + bv["byteLength"].as_u64().unwrap_or(0) as usize;
         let mut out = Vec::with_capacity(count);
         for k in 0..count {
             let at = start + k * stride;
-            if at + width * 4 > view_end.min(buf.len()) {
+            if at + width * size > view_end.min(buf.len()) {
                 return Err(self.err(&af, format!("element {k} runs past the end of {bvf}")));
             }
-            let g: Vec<f64> = (0..width)
-                .map(|c| {
-                    f32::from_le_bytes(buf[at + 4 * c..at + 4 * c + 4].try_into().unwrap()) as f64
-                })
-                .collect();
-            if let Some(bad) = g.iter().find(|x| !x.is_finite()) {
-                return Err(self.err(&af, format!("element {k} is not finite ({bad})")));
-            }
-            out.push(g);
+            out.push((size, &buf[at..at + width * size]));
         }
-        Ok(out)
+        Ok((i, out))
     }
+}
+
+/// glTF component types.
+const UNSIGNED_BYTE: u64 = 5121;
+const UNSIGNED_SHORT: u64 = 5123;
+const UNSIGNED_INT: u64 = 5125;
+const FLOAT: u64 = 5126;
+
+fn component_size(ct: u64) -> usize {
+    match ct {
+        UNSIGNED_BYTE => 1,
+        UNSIGNED_SHORT => 2,
+        _ => 4,
+    }
+}
+
+fn component_name(ct: u64) -> String {
+    let name = match ct {
+        UNSIGNED_BYTE => "UNSIGNED_BYTE",
+        UNSIGNED_SHORT => "UNSIGNED_SHORT",
+        UNSIGNED_INT => "UNSIGNED_INT",
+        _ => "FLOAT",
+    };
+    format!("{name} ({ct})")
 }
 
 fn check_quat(doc: &Doc, field: &str, q_xyzw: &[f64]) -> Result<[f64; 4], AssetError> {
@@ -261,7 +338,12 @@ fn check_range(doc: &Doc, field: &str, v: &[f64]) -> Result<(), AssetError> {
     Ok(())
 }
 
-fn array_n(doc: &Doc, v: &Value, field: &str, n: usize) -> Result<Option<Vec<f64>>, AssetError> {
+pub(crate) fn array_n(
+    doc: &Doc,
+    v: &Value,
+    field: &str,
+    n: usize,
+) -> Result<Option<Vec<f64>>, AssetError> {
     if v.is_null() {
         return Ok(None);
     }
@@ -275,7 +357,7 @@ fn array_n(doc: &Doc, v: &Value, field: &str, n: usize) -> Result<Option<Vec<f64
 }
 
 /// The skeleton of `skins[0]` in an open document.
-fn skeleton_of(doc: &Doc) -> Result<(SkeletonSrc, Vec<usize>), AssetError> {
+pub(crate) fn skeleton_of(doc: &Doc) -> Result<(SkeletonSrc, Vec<usize>), AssetError> {
     let skin = &doc.v["skins"][0];
     if skin.is_null() {
         return Err(doc.err("skins[0]", "missing: the file has no skeleton"));

@@ -5,6 +5,7 @@ use serde_json::{json, Value};
 
 use crate::gltf::{ClipSrc, SkeletonSrc};
 use crate::gltf_base64;
+use crate::gltf_mesh::MeshSrc;
 
 /// Accumulates accessors over one buffer.
 struct Builder {
@@ -41,6 +42,32 @@ impl Builder {
     }
 }
 
+impl Builder {
+    /// An UNSIGNED_SHORT accessor (joint indices, vertex indices), its
+    /// view aligned to 4 bytes as glTF requires of the next one.
+    fn accessor_u16(&mut self, ty: &str, data: &[Vec<u16>]) -> usize {
+        let offset = self.bytes.len();
+        for g in data {
+            for &x in g {
+                self.bytes.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+        self.views.push(json!({
+            "buffer": 0, "byteOffset": offset, "byteLength": self.bytes.len() - offset
+        }));
+        while self.bytes.len() % 4 != 0 {
+            self.bytes.push(0);
+        }
+        self.accessors.push(json!({
+            "bufferView": self.views.len() - 1,
+            "componentType": 5123,
+            "count": data.len(),
+            "type": ty,
+        }));
+        self.accessors.len() - 1
+    }
+}
+
 /// `[w, x, y, z]` to glTF's `[x, y, z, w]`.
 fn xyzw(q: [f64; 4]) -> Vec<f64> {
     vec![q[1], q[2], q[3], q[0]]
@@ -49,6 +76,17 @@ fn xyzw(q: [f64; 4]) -> Vec<f64> {
 /// The skeleton (nodes, `skins[0]` with inverse bind matrices) and the
 /// clips, as glTF JSON text.
 pub fn gltf_text(skel: &SkeletonSrc, clips: &[ClipSrc], generator: &str) -> String {
+    gltf_text_with_mesh(skel, clips, None, generator)
+}
+
+/// [`gltf_text`], with a skinned mesh (one joint per vertex) on a node of
+/// its own after the joints.
+pub fn gltf_text_with_mesh(
+    skel: &SkeletonSrc,
+    clips: &[ClipSrc],
+    mesh: Option<&MeshSrc>,
+    generator: &str,
+) -> String {
     let mut b = Builder {
         bytes: Vec::new(),
         views: Vec::new(),
@@ -79,9 +117,59 @@ pub fn gltf_text(skel: &SkeletonSrc, clips: &[ClipSrc], generator: &str) -> Stri
         .map(|m| m.to_gltf_mat4().to_vec())
         .collect();
     let ibm = b.accessor("MAT4", &ibm, false);
-    let roots: Vec<usize> = (0..skel.joints.len())
+    let mut roots: Vec<usize> = (0..skel.joints.len())
         .filter(|&i| skel.joints[i].parent.is_none())
         .collect();
+    let skeleton_root = roots[0];
+    let mut nodes = nodes;
+    let mut meshes = Vec::new();
+    let mut materials = Vec::new();
+    if let Some(m) = mesh {
+        let mut primitives = Vec::new();
+        for part in &m.parts {
+            let f = |v: &[[f64; 3]]| v.iter().map(|p| p.to_vec()).collect::<Vec<_>>();
+            let position = b.accessor("VEC3", &f(&part.positions), false);
+            let normal = b.accessor("VEC3", &f(&part.normals), false);
+            let joints: Vec<Vec<u16>> = part
+                .joints
+                .iter()
+                .map(|&j| vec![j as u16, 0, 0, 0])
+                .collect();
+            let joints = b.accessor_u16("VEC4", &joints);
+            let weights: Vec<Vec<f64>> = part
+                .joints
+                .iter()
+                .map(|_| vec![1.0, 0.0, 0.0, 0.0])
+                .collect();
+            let weights = b.accessor("VEC4", &weights, false);
+            let indices: Vec<Vec<u16>> = part
+                .triangles
+                .iter()
+                .flatten()
+                .map(|&i| vec![i as u16])
+                .collect();
+            let indices = b.accessor_u16("SCALAR", &indices);
+            materials.push(json!({
+                "name": part.material,
+                "pbrMetallicRoughness": {
+                    "baseColorFactor": [part.color[0], part.color[1], part.color[2], 1.0],
+                    "metallicFactor": 0.0,
+                },
+            }));
+            primitives.push(json!({
+                "attributes": {
+                    "POSITION": position, "NORMAL": normal,
+                    "JOINTS_0": joints, "WEIGHTS_0": weights,
+                },
+                "indices": indices,
+                "material": materials.len() - 1,
+                "mode": 4,
+            }));
+        }
+        meshes.push(json!({"name": m.name, "primitives": primitives}));
+        nodes.push(json!({"name": m.name, "mesh": 0, "skin": 0}));
+        roots.push(nodes.len() - 1);
+    }
     let mut animations = Vec::new();
     for c in clips {
         let times: Vec<Vec<f64>> = c.times.iter().map(|&t| vec![t]).collect();
@@ -117,7 +205,7 @@ pub fn gltf_text(skel: &SkeletonSrc, clips: &[ClipSrc], generator: &str) -> Stri
             "name": skel.name,
             "joints": (0..skel.joints.len()).collect::<Vec<_>>(),
             "inverseBindMatrices": ibm,
-            "skeleton": roots[0],
+            "skeleton": skeleton_root,
         }],
         "accessors": b.accessors,
         "bufferViews": b.views,
@@ -128,6 +216,10 @@ pub fn gltf_text(skel: &SkeletonSrc, clips: &[ClipSrc], generator: &str) -> Stri
     });
     if !animations.is_empty() {
         doc["animations"] = json!(animations);
+    }
+    if !meshes.is_empty() {
+        doc["meshes"] = json!(meshes);
+        doc["materials"] = json!(materials);
     }
     let mut text = serde_json::to_string_pretty(&doc).expect("JSON");
     text.push('\n');
