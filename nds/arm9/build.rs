@@ -65,6 +65,7 @@ fn main() {
     std::fs::write(out_dir.join("anim_host_results.rs"), anim).expect("write anim_host_results.rs");
     rigid(&out_dir);
     worlds(&root, &out_dir, &mut out);
+    skinned_mesh(&root, &out_dir);
     soak(&out_dir);
     if std::env::var_os("CARGO_FEATURE_BENCH_ROM").is_some() {
         kd_worlds::write(&out_dir);
@@ -136,6 +137,19 @@ fn rigid(out_dir: &std::path::Path) {
         "pub const MINE_RECOVER: (u32, u32, i32) = ({RECOVER_FRAMES}, {recover:#010x}, {upright});"
     );
     std::fs::write(out_dir.join("rigid_host_results.rs"), rs).expect("write rigid_host_results.rs");
+}
+
+/// The character's skinned mesh, compiled by assetc into a GX display
+/// list in OUT_DIR/skinned_mesh.rs (a mesh the renderer cannot draw fails
+/// the build, naming the file, the field and the limit).
+fn skinned_mesh(root: &std::path::Path, out_dir: &std::path::Path) {
+    let path = root.join("assets/characters/humanoid.gltf");
+    println!("cargo:rerun-if-changed={}", path.display());
+    let skel = assetc::gltf::load_skeleton(&path).unwrap_or_else(|e| panic!("{e}"));
+    let mesh = assetc::gltf_mesh::load_mesh(&path, &skel).unwrap_or_else(|e| panic!("{e}"));
+    let gx = assetc::gltf_gx::compile_skinned(&mesh, &skel);
+    let rs = assetc::gltf_gx::emit_skinned_rs("humanoid", "assets/characters/humanoid.gltf", &gx);
+    std::fs::write(out_dir.join("skinned_mesh.rs"), rs).expect("write skinned_mesh.rs");
 }
 
 /// The collision worlds of `assets/worlds/`, compiled by assetc into

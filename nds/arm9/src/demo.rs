@@ -374,15 +374,9 @@ fn draw_top<'a>(
         let near = |r: &dsphys::verlet::Ragdoll| (eye - r.positions()[0]).length_squared();
         if let (true, Some(c)) = (sim.walker.active, &sim.character) {
             let n = c.joints();
-            skinned::draw(
-                &sim.walker.segments,
-                &c.model[..n],
-                PALETTE[1],
-                d.mode,
-                budget,
-            );
+            skinned::draw(&c.model[..n], d.mode, budget);
         }
-        // The limp character's ragdoll shows through its boxes; its
+        // The limp character's ragdoll shows through its mesh; its
         // particles and constraints only in the constraints mode.
         let walker = sim.walker.active && d.mode != DrawMode::Constraints;
         for (i, r) in sim.iter().enumerate().filter(|_| !walker) {

@@ -548,8 +548,9 @@ fn add_tube(parts: &mut Vec<PartSrc>, skel: &SkeletonSrc, world: &[Rigid], tube:
         (p, n)
     };
     let joint = |ri: usize| skel.index_of(tube.rings[ri].joint).unwrap();
-    for ri in 0..tube.rings.len() - 1 {
-        let part = part_of(parts, tube.rings[ri].color);
+    let last = tube.rings.len() - 1;
+    for (ri, ring) in tube.rings[..last].iter().enumerate() {
+        let part = part_of(parts, ring.color);
         let mut ids = [Vec::new(), Vec::new()];
         for (side, id) in ids.iter_mut().enumerate() {
             for s in 0..k {
@@ -566,7 +567,6 @@ fn add_tube(parts: &mut Vec<PartSrc>, skel: &SkeletonSrc, world: &[Rigid], tube:
         }
     }
     // End caps, flat: a fan around the ring's centre.
-    let last = tube.rings.len() - 1;
     for (ri, sign) in [(0, -1.0), (last, 1.0)] {
         let color = tube.rings[ri.min(last)].color;
         let part = part_of(parts, color);

@@ -257,7 +257,7 @@ fn part(doc: &Doc, prim: &Value, field: &str, joints: usize) -> Result<PartSrc, 
         }
         ix
     };
-    if indices.len() % 3 != 0 {
+    if !indices.len().is_multiple_of(3) {
         return Err(doc.err(
             format!("{field}.indices"),
             format!(

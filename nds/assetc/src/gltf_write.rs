@@ -55,7 +55,7 @@ impl Builder {
         self.views.push(json!({
             "buffer": 0, "byteOffset": offset, "byteLength": self.bytes.len() - offset
         }));
-        while self.bytes.len() % 4 != 0 {
+        while !self.bytes.len().is_multiple_of(4) {
             self.bytes.push(0);
         }
         self.accessors.push(json!({

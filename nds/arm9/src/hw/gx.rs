@@ -18,6 +18,10 @@ const MTX_MODE: Reg<u32> = Reg::at(0x0400_0440);
 const MTX_PUSH: Reg<u32> = Reg::at(0x0400_0444);
 const MTX_IDENTITY: Reg<u32> = Reg::at(0x0400_0454);
 const MTX_POP: Reg<u32> = Reg::at(0x0400_0448);
+const MTX_STORE: Reg<u32> = Reg::at(0x0400_044C);
+const MTX_RESTORE: Reg<u32> = Reg::at(0x0400_0450);
+const LIGHT_VECTOR: Reg<u32> = Reg::at(0x0400_04C8);
+const LIGHT_COLOR: Reg<u32> = Reg::at(0x0400_04CC);
 const MTX_LOAD_4X4: Reg<u32> = Reg::at(0x0400_0458);
 const MTX_LOAD_4X3: Reg<u32> = Reg::at(0x0400_045C);
 const MTX_MULT_4X3: Reg<u32> = Reg::at(0x0400_0464);
@@ -136,6 +140,40 @@ pub fn scale(x: i32, y: i32, z: i32) {
     for w in [x, y, z] {
         MTX_SCALE.write(w as u32);
     }
+}
+
+/// Stores the current matrix (both, in `PositionVector` mode) in stack
+/// slot `slot` (0..=30; the stack pointer does not move).
+pub fn store(slot: u32) {
+    MTX_STORE.write(slot & 0x1F);
+}
+
+/// Makes stack slot `slot` (0..=30) the current matrix.
+pub fn restore(slot: u32) {
+    MTX_RESTORE.write(slot & 0x1F);
+}
+
+/// Light 0: its direction of travel (a unit vector in 1.9, three 10-bit
+/// fields, as NORMAL takes), turned by the current direction matrix as
+/// it is sent, and its BGR555 colour.
+pub fn light0(direction: u32, bgr555: u16) {
+    LIGHT_VECTOR.write(direction & 0x3FFF_FFFF);
+    LIGHT_COLOR.write((bgr555 & 0x7FFF) as u32);
+}
+
+/// Polygon attributes for lit polygons (light 0, front faces only):
+/// `alpha` 31 is solid, 0 is wireframe.
+pub fn polygon_attr_lit(alpha: u8, id: u8) {
+    POLYGON_ATTR
+        .write(1 | 1 << 7 | 1 << 12 | ((alpha as u32 & 31) << 16) | ((id as u32 & 63) << 24));
+}
+
+/// Powers the geometry engine alone (no rendering, no display change):
+/// for the bench, which times what sending commands costs the CPU.
+#[cfg(feature = "bench-rom")]
+pub fn power_geometry() {
+    POWCNT1.write(POWCNT1.read() | 1 << 3);
+    reset_matrix_stacks();
 }
 
 pub fn push() {

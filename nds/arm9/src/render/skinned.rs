@@ -1,79 +1,37 @@
-//! An animated character by rigid skinning: one box per bone, placed by
-//! its parent joint's matrix on the GX matrix stack (push, multiply by
-//! the joint's model matrix, multiply by the bone's fixed box frame, draw
-//! the unit box, pop), as DS games skin with the matrix stack. Whether
-//! the joint matrices come from the animation or from the brads (a limp
-//! character), the drawing is the same.
+//! The animated character as a skinned mesh on the geometry engine, as DS
+//! games skin: the palette is built in the GX matrix stack, one slot per
+//! joint, and the mesh's display list (compiled from the glTF by assetc's
+//! `gltf_gx`, vertices in their joints' frames) restores its joint's
+//! slot before each run of vertices. Lit by the hardware (light 0, one
+//! colour per part). Whether the joint matrices come from the animation
+//! or from the brads (a limp character), the drawing is the same.
+//!
+//! The CPU only writes the palette's commands (14 words a joint: RESTORE
+//! the camera, MULT the joint's model matrix, STORE) and starts the DMA
+//! of the list; `make bench` times the first as `anim_us.palette_cpu`.
 
-use super::prims::{Batch, ID_BODY};
-use super::ragdoll::{bone_matrix, FACES, MAX_BONES};
-use super::shade::{lit, Rgb};
+use super::prims::ID_BODY;
 use super::{DrawMode, PolyBudget, GX_SHIFT};
-use crate::hw::gx;
-use dsphys::anim::{Skeleton, NO_PARENT};
-use dsphys::fx;
-use dsphys::fx::{Fx1, Mat4x3, Vec3};
+use crate::hw::{gx, gx_dma};
+use dsphys::fx::Mat4x3;
 
-/// A bone: the box from its parent joint's origin to its own, in the
-/// parent joint's frame (fixed: the bind pose's offset).
-#[derive(Clone, Copy)]
-struct Bone {
-    parent: u8,
-    /// The box frame as MTX_MULT_4x3 words (submission units).
-    frame: [i32; 12],
-    /// The box's axes in the parent's frame (for lighting).
-    axes: [Vec3; 3],
+mod mesh {
+    include!(concat!(env!("OUT_DIR"), "/skinned_mesh.rs"));
 }
+use mesh::{SKINNED_HUMANOID, SKINNED_HUMANOID_JOINTS, SKINNED_HUMANOID_TRIANGLES};
 
-/// The boxes of one skeleton, built once per skeleton.
-pub struct Segments {
-    bones: [Bone; MAX_BONES],
-    len: usize,
-}
+/// The stack slot that keeps the camera while the palette is built (the
+/// mesh's joints take slots `0..JOINTS`; assetc refuses more than 30).
+const CAMERA_SLOT: u32 = 30;
 
-/// Half widths: the trunk and head are thicker than the limbs.
-const TRUNK: Fx1 = fx!(0.09);
-const LIMB: Fx1 = fx!(0.04);
+/// Light 0's direction of travel, in 1.9 fields: down, from the front
+/// right (the reverse of `shade`'s direction towards the light).
+const LIGHT: u32 = field10(-204) | field10(-409) << 10 | field10(-230) << 20;
+const WHITE: u16 = 0x7FFF;
 
-impl Segments {
-    pub const fn new() -> Self {
-        Segments {
-            bones: [Bone {
-                parent: 0,
-                frame: [0; 12],
-                axes: [Vec3::ZERO; 3],
-            }; MAX_BONES],
-            len: 0,
-        }
-    }
-
-    /// One box per joint with a parent other than the root (the root is
-    /// the character's place on the floor, not a body part), in place.
-    pub fn build(&mut self, skel: &Skeleton) {
-        self.len = 0;
-        for (j, (&parent, pose)) in skel.parents.iter().zip(skel.bind_pose).enumerate() {
-            if parent == NO_PARENT || skel.parents[parent as usize] == NO_PARENT {
-                continue;
-            }
-            let name = skel.joint_names[j];
-            let half = match name {
-                "spine" | "chest" | "neck" | "head_end" => TRUNK,
-                _ => LIMB,
-            };
-            let Some((frame, axes)) = bone_matrix(Vec3::ZERO, pose.trans, half) else {
-                continue;
-            };
-            if self.len == MAX_BONES {
-                break;
-            }
-            self.bones[self.len] = Bone {
-                parent,
-                frame,
-                axes,
-            };
-            self.len += 1;
-        }
-    }
+/// A 1.9 component as a 10-bit field.
+const fn field10(x: i32) -> u32 {
+    x as u32 & 0x3FF
 }
 
 /// A joint's model matrix as MTX_MULT_4x3 words: rotation as is, the
@@ -86,30 +44,35 @@ fn joint_words(m: &Mat4x3) -> [i32; 12] {
     w
 }
 
-/// Draws the character whose joints' model (world) matrices are `model`.
+/// Builds the skinning palette in the matrix stack: slot `j` becomes the
+/// current matrix (the camera, with the x4 scale) times `model[j]`, and
+/// the camera is current again at the end.
 #[inline(never)]
-pub fn draw(seg: &Segments, model: &[Mat4x3], color: Rgb, mode: DrawMode, budget: &mut PolyBudget) {
-    let faces = FACES.len() as u32;
-    for bone in &seg.bones[..seg.len] {
-        if budget.left() < faces {
-            budget.refused += faces;
-            continue;
-        }
-        let joint = &model[bone.parent as usize];
-        let shades = bone.axes.map(|a| {
-            let n = joint.rot.mul_vec(a).raw();
-            (lit(color, n, 12), lit(color, n.map(|c| -c), 12))
-        });
-        gx::push();
-        gx::mult_4x3(&joint_words(joint));
-        gx::mult_4x3(&bone.frame);
-        {
-            let mut b = Batch::quads(budget, mode.solid_alpha(), ID_BODY, faces);
-            for (v, axis, negative) in FACES.iter() {
-                let (pos, neg) = shades[*axis];
-                b.quad_packed(v, if *negative { neg } else { pos });
-            }
-        }
-        gx::pop(1);
+pub fn load_palette(model: &[Mat4x3]) {
+    gx::store(CAMERA_SLOT);
+    for (j, m) in model.iter().enumerate().take(CAMERA_SLOT as usize) {
+        gx::restore(CAMERA_SLOT);
+        gx::mult_4x3(&joint_words(m));
+        gx::store(j as u32);
     }
+    gx::restore(CAMERA_SLOT);
+}
+
+/// Draws the humanoid whose joints' model (world) matrices are `model`;
+/// nothing for another skeleton, or when the budget has no room.
+#[inline(never)]
+pub fn draw(model: &[Mat4x3], mode: DrawMode, budget: &mut PolyBudget) {
+    if model.len() != SKINNED_HUMANOID_JOINTS || !budget.take(SKINNED_HUMANOID_TRIANGLES) {
+        return;
+    }
+    load_palette(model);
+    // Sent with the camera's rotation current, so the light is fixed in
+    // the world.
+    gx::light0(LIGHT, WHITE);
+    gx::polygon_attr_lit(mode.solid_alpha(), ID_BODY);
+    if let Some(t) = gx_dma::send(&SKINNED_HUMANOID) {
+        t.wait();
+    }
+    // The list ends on a joint's matrix.
+    gx::restore(CAMERA_SLOT);
 }

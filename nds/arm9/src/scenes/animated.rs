@@ -5,7 +5,7 @@
 //! put them, with the velocity each had over the last frame (inherited
 //! velocity, `dsphys::anim::handover`), plus the shot. From then on the
 //! brads turn the ragdoll's particles back into the joint matrices the
-//! same boxes are drawn with. X (reset) brings it back on its feet.
+//! same skinned mesh is drawn with. X (reset) brings it back on its feet.
 //!
 //! The clips carry their travel in the root's z; that is taken out of
 //! the root and put into the character's placement on the circle at the
@@ -13,7 +13,6 @@
 //! straight line.
 
 use super::{FrameStats, SceneDef, Sim, ROOM_CAMERA};
-use crate::render::skinned::Segments;
 use dsphys::anim::handover::start_ragdoll;
 use dsphys::anim::humanoid::HUMANOID;
 use dsphys::anim::humanoid_brads::HUMANOID as BRADS;
@@ -73,8 +72,6 @@ pub struct Walker {
     pub posed: u32,
     /// A shot from the stylus: the particle hit and the direction.
     pub hit: Option<(usize, Vec3)>,
-    /// The boxes drawn for the skeleton.
-    pub segments: Segments,
 }
 
 impl Walker {
@@ -93,7 +90,6 @@ impl Walker {
             last: [Vec3::ZERO; PARTICLES],
             posed: 0,
             hit: None,
-            segments: Segments::new(),
         }
     }
 
@@ -153,7 +149,6 @@ fn reset(sim: &mut Sim) {
     };
     sim.walker.posed = 0;
     sim.walker.hit = None;
-    sim.walker.segments.build(&HUMANOID);
     new_character(sim);
 }
 
