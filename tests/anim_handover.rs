@@ -282,3 +282,18 @@ fn workload_hashes_match_the_committed_values() {
         assert_ne!(h, f(119), "{name}: frame 120 left no trace");
     }
 }
+
+#[test]
+fn model_from_ragdoll_gives_the_model_matrices_of_pose_from_ragdoll() {
+    use dsphys::anim::workload::{character, tumbled_positions};
+    for frames in [0, 20, 40] {
+        let x = tumbled_positions(frames);
+        let (mut full, mut model_only) = (character(), character());
+        full.pose_from_ragdoll(&x);
+        // Left over from an earlier frame: must not leak into the result.
+        model_only.model = [Mat4x3::IDENTITY; 25];
+        model_only.model_from_ragdoll(&x);
+        let n = full.joints();
+        assert_eq!(full.model[..n], model_only.model[..n], "after {frames} frames");
+    }
+}

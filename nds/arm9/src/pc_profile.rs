@@ -9,9 +9,9 @@
 //! - pyramid: scene (b)'s ten-box pyramid in the room, a box shot out of
 //!   its bottom row every 4 s (`rigid::room::pyramid_shot`);
 //! - anim: sample, blend, expand, palette and brads of one character;
-//! - animframe: the bench's `anim_us` alone (brads, inject, expand and
-//!   palette of the tumbled ragdoll's pose), so its us per step is that
-//!   figure.
+//! - animframe: the CPU stages of the bench's `anim_us.total` (brads,
+//!   inject and expand of the tumbled ragdoll's pose; not the palette's
+//!   command writes, `anim_us.palette_cpu`).
 
 #[cfg(not(feature = "pc-profile-animframe"))]
 use crate::hw::once::TakeOnce;
@@ -146,7 +146,7 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
     // main RAM would add DeSmuME's data-cache misses to the figure).
     let mut c = character();
     loop {
-        c.pose_from_ragdoll(core::hint::black_box(&x));
+        c.model_from_ragdoll(core::hint::black_box(&x));
         tick(mb);
     }
 }

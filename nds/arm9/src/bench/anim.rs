@@ -1,10 +1,15 @@
-//! Animation figures (issue 5): one 25-joint character's ragdoll frame,
-//! the brads alone (`ragdoll_step_us.brads`) and brads + expand +
-//! skinning palette (`anim_us`), and each stage of the cycle on its own
-//! (`anim.*_us`: sample, blend, inject + expand, expand, palette).
+//! Animation figures (issues 5 and 24): one 25-joint character's ragdoll
+//! frame, the brads alone (`ragdoll_step_us.brads`); brads + expand +
+//! the skinning palette built on the geometry engine (`anim_us.total`, as
+//! the ROM draws), the palette's command writes alone
+//! (`anim_us.palette_cpu`) and the frame with the palette as CPU products
+//! instead (`anim_us.cpu_palette`); and each stage of the cycle on its
+//! own (`anim.*_us`: sample, blend, inject + expand, expand, palette).
 
 use super::{median_cycles, record, us_x10};
+use crate::hw::gx;
 use crate::hw::once::TakeOnce;
+use crate::render::skinned::load_palette;
 use dsphys::anim::humanoid::{HUMANOID_RUN, HUMANOID_WALK};
 use dsphys::anim::rsqrt::unit_fx1;
 use dsphys::anim::workload::{character, tumbled_positions};
@@ -55,8 +60,20 @@ fn time_stages(mb: &mut Mailbox, x: &[Vec3; 16]) {
         }
     });
     record(mb, "anim.unit15_rsqrt_us", us_x10(table), 1);
+    // The ROM's frame: brads, inject and expand on the CPU, the palette
+    // built on the geometry engine (the CPU writes its commands).
+    gx::power_geometry();
+    gx::matrix_mode(gx::MatrixMode::PositionVector);
+    let total = median_with_idle_gx(|| {
+        c.model_from_ragdoll(core::hint::black_box(x));
+        load_palette(&c.model[..n]);
+    });
+    record(mb, "anim_us.total", us_x10(total), 1);
+    let palette_cpu = median_with_idle_gx(|| load_palette(core::hint::black_box(&c.model[..n])));
+    record(mb, "anim_us.palette_cpu", us_x10(palette_cpu), 1);
+    // The same frame with the palette as 25 CPU products instead.
     let full = median_cycles(RUNS, || c.pose_from_ragdoll(core::hint::black_box(x)));
-    record(mb, "anim_us", us_x10(full), 1);
+    record(mb, "anim_us.cpu_palette", us_x10(full), 1);
     // The stages of `pose_from_ragdoll` after the brads, one at a time.
     let inject_expand = median_cycles(RUNS, || {
         let given = c.brads.inject(&mut c.model[..n]);
@@ -93,6 +110,21 @@ fn time_stages(mb: &mut Mailbox, x: &[Vec3; 16]) {
     record(mb, "anim.expand_palette_us", us_x10(expand_palette), 1);
     time_blend(mb, &c);
     core::hint::black_box(c.hash());
+}
+
+/// [`median_cycles`] of `f` over [`RUNS`] runs, each started with the
+/// geometry engine idle (waited for outside the timing), so that a run
+/// pays for writing its own commands, not for the last run's.
+fn median_with_idle_gx(mut f: impl FnMut()) -> u32 {
+    let mut samples = [0u32; RUNS];
+    for s in &mut samples {
+        gx::wait_idle();
+        let t0 = crate::hw::timer::cycles();
+        f();
+        *s = crate::hw::timer::cycles().wrapping_sub(t0);
+    }
+    samples.sort_unstable();
+    samples[RUNS / 2]
 }
 
 /// Cross-fading the walk and the run half way (25 nlerps), the

@@ -1,8 +1,9 @@
 //! The animated character's frame under the profiler, after physics
 //! (DESIGN.md's order): walking, the animation (sample the two gaits,
-//! blend) and then expand and the skinning palette; limp, the brads from
-//! the ragdoll's particles, then expand (the brads' joints injected) and
-//! the palette. Each stage is the engine's own function over the
+//! blend) and then expand; limp, the brads from the ragdoll's particles,
+//! then expand (the brads' joints injected). The skinning palette is
+//! built on the geometry engine when the character is drawn
+//! (`render::skinned`), from the model matrices alone. Each stage is the engine's own function over the
 //! character's arrays (`dsphys::anim::Character` runs the same calls in
 //! `pose_from_animation` / `pose_from_ragdoll`); timing them apart puts
 //! "anim", "brads" and "expand" on the profiler.
@@ -20,7 +21,7 @@ pub struct AnimPhases {
     pub anim: PhaseId,
     /// Ragdoll particles to joint matrices.
     pub brads: PhaseId,
-    /// Local to model space, and the skinning palette.
+    /// Local to model space.
     pub expand: PhaseId,
 }
 
@@ -77,7 +78,6 @@ pub fn pose(sim: &mut Sim, p: &mut Profiler, ph: &AnimPhases) {
             given,
             &mut c.model[..n],
         );
-        dsphys::anim::skinning_palette(&c.model[..n], skel.inverse_bind, &mut c.palette[..n]);
     });
     let w = &mut sim.walker;
     if !w.limp {
