@@ -13,6 +13,7 @@
 //! straight line.
 
 use super::{FrameStats, SceneDef, Sim, ROOM_CAMERA};
+use crate::render::skinned::PaletteList;
 use dsphys::anim::handover::start_ragdoll;
 use dsphys::anim::humanoid::HUMANOID;
 use dsphys::anim::humanoid_brads::HUMANOID as BRADS;
@@ -72,6 +73,8 @@ pub struct Walker {
     pub posed: u32,
     /// A shot from the stylus: the particle hit and the direction.
     pub hit: Option<(usize, Vec3)>,
+    /// The skinning palette's GX commands for this frame's pose.
+    pub palette: PaletteList,
 }
 
 impl Walker {
@@ -90,6 +93,7 @@ impl Walker {
             last: [Vec3::ZERO; PARTICLES],
             posed: 0,
             hit: None,
+            palette: PaletteList::new(),
         }
     }
 
