@@ -372,8 +372,9 @@ fn draw_top<'a>(
     p.time(rp.bodies, |_| {
         let eye = d.cam.eye();
         let near = |r: &dsphys::verlet::Ragdoll| (eye - r.positions()[0]).length_squared();
-        if sim.walker.active {
-            skinned::draw(&sim.walker.palette, d.mode, budget);
+        if let (true, Some(c)) = (sim.walker.active, &sim.character) {
+            let n = c.joints();
+            skinned::draw(&c.model[..n], d.mode, budget);
         }
         // The limp character's ragdoll shows through its mesh; its
         // particles and constraints only in the constraints mode.

@@ -9,8 +9,7 @@
 use super::{median_cycles, record, us_x10};
 use crate::hw::gx;
 use crate::hw::once::TakeOnce;
-use crate::hw::{gx_dma, timer};
-use crate::render::skinned::PaletteList;
+use crate::render::skinned::load_palette;
 use dsphys::anim::humanoid::{HUMANOID_RUN, HUMANOID_WALK};
 use dsphys::anim::rsqrt::unit_fx1;
 use dsphys::anim::workload::{character, tumbled_positions};
@@ -29,9 +28,6 @@ const J: usize = 25;
 /// Two sampled poses for the blend figure (1.4 KB): in a static, off the
 /// 10 KiB DTCM stack that already holds the 4 KB character.
 static POSES: TakeOnce<[[JointPose; J]; 2]> = TakeOnce::new([[JointPose::IDENTITY; J]; 2]);
-
-/// The skinning palette's command list: in main RAM, where DMA reads.
-static PALETTE: TakeOnce<PaletteList> = TakeOnce::new(PaletteList::new());
 
 /// The DS stack is 16 KB: the ragdoll (in `tumbled_positions`) and the
 /// 4 KB character (in `time_stages`) are built in separate frames, each
@@ -68,21 +64,12 @@ fn time_stages(mb: &mut Mailbox, x: &[Vec3; 16]) {
     // built on the geometry engine (the CPU writes its commands).
     gx::power_geometry();
     gx::matrix_mode(gx::MatrixMode::PositionVector);
-    let list = PALETTE.take().expect("anim bench palette taken once");
-    let total = median_with_idle_gx(|stop| {
+    let total = median_with_idle_gx(|| {
         c.model_from_ragdoll(core::hint::black_box(x));
-        list.build(&c.model[..n]);
-        let running = gx_dma::send(list.words());
-        *stop = timer::cycles();
-        drop(running);
+        load_palette(&c.model[..n]);
     });
     record(mb, "anim_us.total", us_x10(total), 1);
-    let palette_cpu = median_with_idle_gx(|stop| {
-        list.build(core::hint::black_box(&c.model[..n]));
-        let running = gx_dma::send(list.words());
-        *stop = timer::cycles();
-        drop(running);
-    });
+    let palette_cpu = median_with_idle_gx(|| load_palette(core::hint::black_box(&c.model[..n])));
     record(mb, "anim_us.palette_cpu", us_x10(palette_cpu), 1);
     // The same frame with the palette as 25 CPU products instead.
     let full = median_cycles(RUNS, || c.pose_from_ragdoll(core::hint::black_box(x)));
@@ -127,18 +114,14 @@ fn time_stages(mb: &mut Mailbox, x: &[Vec3; 16]) {
 
 /// [`median_cycles`] of `f` over [`RUNS`] runs, each started with the
 /// geometry engine idle (waited for outside the timing), so that a run
-/// pays for its own commands, not for the last run's. `f` reads the
-/// timer into its argument where its work ends: once a DMA is started,
-/// before waiting for it (the CPU's share of a list is building it and
-/// starting its DMA, not the engine's run).
-fn median_with_idle_gx(mut f: impl FnMut(&mut u32)) -> u32 {
+/// pays for writing its own commands, not for the last run's.
+fn median_with_idle_gx(mut f: impl FnMut()) -> u32 {
     let mut samples = [0u32; RUNS];
     for s in &mut samples {
         gx::wait_idle();
-        let t0 = timer::cycles();
-        let mut stop = t0;
-        f(&mut stop);
-        *s = stop.wrapping_sub(t0);
+        let t0 = crate::hw::timer::cycles();
+        f();
+        *s = crate::hw::timer::cycles().wrapping_sub(t0);
     }
     samples.sort_unstable();
     samples[RUNS / 2]

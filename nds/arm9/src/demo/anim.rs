@@ -78,7 +78,6 @@ pub fn pose(sim: &mut Sim, p: &mut Profiler, ph: &AnimPhases) {
             given,
             &mut c.model[..n],
         );
-        sim.walker.palette.build(&c.model[..n]);
     });
     let w = &mut sim.walker;
     if !w.limp {

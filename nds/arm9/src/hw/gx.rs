@@ -18,6 +18,7 @@ const MTX_MODE: Reg<u32> = Reg::at(0x0400_0440);
 const MTX_PUSH: Reg<u32> = Reg::at(0x0400_0444);
 const MTX_IDENTITY: Reg<u32> = Reg::at(0x0400_0454);
 const MTX_POP: Reg<u32> = Reg::at(0x0400_0448);
+const MTX_STORE: Reg<u32> = Reg::at(0x0400_044C);
 const MTX_RESTORE: Reg<u32> = Reg::at(0x0400_0450);
 const LIGHT_VECTOR: Reg<u32> = Reg::at(0x0400_04C8);
 const LIGHT_COLOR: Reg<u32> = Reg::at(0x0400_04CC);
@@ -139,6 +140,12 @@ pub fn scale(x: i32, y: i32, z: i32) {
     for w in [x, y, z] {
         MTX_SCALE.write(w as u32);
     }
+}
+
+/// Stores the current matrix (both, in `PositionVector` mode) in stack
+/// slot `slot` (0..=30; the stack pointer does not move).
+pub fn store(slot: u32) {
+    MTX_STORE.write(slot & 0x1F);
 }
 
 /// Makes stack slot `slot` (0..=30) the current matrix.

@@ -13,7 +13,6 @@
 //! straight line.
 
 use super::{FrameStats, SceneDef, Sim, ROOM_CAMERA};
-use crate::render::skinned::PaletteList;
 use dsphys::anim::handover::start_ragdoll;
 use dsphys::anim::humanoid::HUMANOID;
 use dsphys::anim::humanoid_brads::HUMANOID as BRADS;
@@ -73,8 +72,6 @@ pub struct Walker {
     pub posed: u32,
     /// A shot from the stylus: the particle hit and the direction.
     pub hit: Option<(usize, Vec3)>,
-    /// The skinning palette's GX commands for this frame's pose.
-    pub palette: PaletteList,
 }
 
 impl Walker {
@@ -93,7 +90,6 @@ impl Walker {
             last: [Vec3::ZERO; PARTICLES],
             posed: 0,
             hit: None,
-            palette: PaletteList::new(),
         }
     }
 
