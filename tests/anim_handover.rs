@@ -294,6 +294,10 @@ fn model_from_ragdoll_gives_the_model_matrices_of_pose_from_ragdoll() {
         model_only.model = [Mat4x3::IDENTITY; 25];
         model_only.model_from_ragdoll(&x);
         let n = full.joints();
-        assert_eq!(full.model[..n], model_only.model[..n], "after {frames} frames");
+        assert_eq!(
+            full.model[..n],
+            model_only.model[..n],
+            "after {frames} frames"
+        );
     }
 }

@@ -62,6 +62,68 @@ impl GxMatrix {
     }
 }
 
+/// Slots of the position matrix stack that MTX_STORE and MTX_RESTORE
+/// address (GBATEK "DS 3D Matrix Stack": 0-30; 31 only raises the
+/// stack's error flag).
+pub const STACK_SLOTS: usize = 31;
+
+/// The current position matrix and the stack's slots, as MTX_STORE,
+/// MTX_RESTORE and MTX_MULT_4x3 use them (in `PositionVector` mode the
+/// direction matrix follows along; it is not modelled). PUSH and POP
+/// move a pointer over the same slots; the palette does not use them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GxStack {
+    /// The current matrix.
+    pub current: GxMatrix,
+    slots: [GxMatrix; STACK_SLOTS],
+}
+
+impl GxStack {
+    /// `current` current, every slot the identity.
+    pub const fn new(current: GxMatrix) -> Self {
+        GxStack {
+            current,
+            slots: [GxMatrix::IDENTITY; STACK_SLOTS],
+        }
+    }
+
+    /// MTX_STORE: slot `slot` (below [`STACK_SLOTS`]) takes the current
+    /// matrix, which stays current.
+    pub fn store(&mut self, slot: usize) {
+        self.slots[slot] = self.current;
+    }
+
+    /// MTX_RESTORE: slot `slot` becomes current (the slot keeps it).
+    pub fn restore(&mut self, slot: usize) {
+        self.current = self.slots[slot];
+    }
+
+    /// MTX_MULT_4x3: the current matrix `C` becomes `M C`.
+    pub fn mult_4x3(&mut self, w: &[i32; 12]) {
+        self.current = GxMatrix::mul(&GxMatrix::from_4x3(w), &self.current);
+    }
+
+    /// Slot `slot`.
+    pub fn slot(&self, slot: usize) -> &GxMatrix {
+        &self.slots[slot]
+    }
+}
+
+/// The skinning palette as the ROM builds it in the stack (its
+/// `render::skinned::PaletteList`): STORE the camera (current) in
+/// `camera_slot`, then per joint RESTORE it, MULT the joint's words and
+/// STORE in the joint's slot, then RESTORE the camera. Slot `j` then
+/// holds `joint_j camera`, each entry floored once.
+pub fn build_palette(stack: &mut GxStack, camera_slot: usize, joints: &[[i32; 12]]) {
+    stack.store(camera_slot);
+    for (j, w) in joints.iter().enumerate() {
+        stack.restore(camera_slot);
+        stack.mult_4x3(w);
+        stack.store(j);
+    }
+    stack.restore(camera_slot);
+}
+
 /// The random products of the in-ROM test, the same on host and DS:
 /// three 4x3 parameter sets (A loaded, then B and C multiplied). A's
 /// words are below 2^20 in magnitude (a translation up to 256 m), B's and
@@ -125,6 +187,31 @@ mod tests {
         b.0[0][0] = 1;
         assert_eq!(GxMatrix::mul(&a, &b).0[0][0], -1);
         assert_eq!(GxMatrix::mul(&b, &b).0[0][0], 0);
+    }
+
+    #[test]
+    fn the_palette_is_each_joint_times_the_camera_and_keeps_the_camera() {
+        let mut rng = XorShift32::new(24);
+        let camera = GxMatrix::from_4x3(&ProductCase::next(&mut rng).a);
+        let joints: [[i32; 12]; 25] = core::array::from_fn(|_| ProductCase::next(&mut rng).b);
+        let mut stack = GxStack::new(camera);
+        build_palette(&mut stack, 30, &joints);
+        assert_eq!(stack.current, camera);
+        assert_eq!(*stack.slot(30), camera);
+        for (j, w) in joints.iter().enumerate() {
+            let want = GxMatrix::mul(&GxMatrix::from_4x3(w), &camera);
+            assert_eq!(*stack.slot(j), want, "slot {j}");
+        }
+        // Untouched slots keep what they had.
+        assert_eq!(*stack.slot(25), GxMatrix::IDENTITY);
+        // A restore is a copy: the slot still holds it afterwards.
+        stack.restore(3);
+        stack.mult_4x3(&joints[0]);
+        assert_ne!(stack.current, *stack.slot(3));
+        assert_eq!(
+            *stack.slot(3),
+            GxMatrix::mul(&GxMatrix::from_4x3(&joints[3]), &camera)
+        );
     }
 
     #[test]

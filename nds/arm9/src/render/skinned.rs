@@ -22,7 +22,7 @@ use mesh::{SKINNED_HUMANOID, SKINNED_HUMANOID_JOINTS, SKINNED_HUMANOID_TRIANGLES
 
 /// The stack slot that keeps the camera while the palette is built (the
 /// mesh's joints take slots `0..JOINTS`; assetc refuses more than 30).
-const CAMERA_SLOT: u32 = 30;
+pub const CAMERA_SLOT: u32 = 30;
 
 /// Light 0's direction of travel, in 1.9 fields: down, from the front
 /// right (the reverse of `shade`'s direction towards the light).
@@ -36,7 +36,7 @@ const fn field10(x: i32) -> u32 {
 
 /// A joint's model matrix as MTX_MULT_4x3 words: rotation as is, the
 /// translation in submission units.
-fn joint_words(m: &Mat4x3) -> [i32; 12] {
+pub fn joint_words(m: &Mat4x3) -> [i32; 12] {
     let mut w = m.to_gx_4x3();
     for t in &mut w[9..] {
         *t >>= GX_SHIFT;

@@ -41,6 +41,7 @@ pub const ALL: &[Test] = tests![
     powered_push_hash,
     box_scenes_shot_hash,
     gx_matrix_unit_matches_model,
+    gx_palette_matches_model,
     soak_short,
 ];
 
@@ -398,6 +399,59 @@ fn memory_setup(_: &mut Mailbox) -> Outcome {
     let value = *core::hint::black_box(&DTCM_PROBE);
     check!(value == 0x0DEC_AF00, ".dtcm not copied: {:#x}", value);
     ok(text!(48; "ctl {:#x} sp {:#x}", control, sp))
+}
+
+/// The skinning palette as scene (d) builds it on the geometry engine
+/// (`render::skinned::load_palette`), for the tumbled
+/// ragdoll's pose under a random camera: each joint's slot restored and
+/// read back from CLIPMTX_RESULT (identity projection), against the host
+/// model's stack (`gx_matrix::build_palette`: STORE/RESTORE copies, one
+/// floor per product).
+fn gx_palette_matches_model(_: &mut Mailbox) -> Outcome {
+    // The ragdoll and the 4 KB character in separate frames (the stack).
+    let x = dsphys::anim::workload::tumbled_positions(40);
+    gx_palette_of(&x)
+}
+
+#[inline(never)]
+fn gx_palette_of(x: &[dsphys::fx::Vec3; 16]) -> Outcome {
+    use crate::hw::gx;
+    use crate::render::skinned::{joint_words, load_palette, CAMERA_SLOT};
+    use dsphys::anim::gx_matrix::{build_palette, hash_words, GxMatrix, GxStack, ProductCase};
+    let mut c = dsphys::anim::workload::character();
+    c.model_from_ragdoll(x);
+    let n = c.joints();
+    let joints: [[i32; 12]; 25] = core::array::from_fn(|j| joint_words(&c.model[j]));
+    let mut rng = dsphys::xorshift::XorShift32::new(0x6E0_0025);
+    let camera = ProductCase::next(&mut rng).a;
+    gx::init_top_screen();
+    gx::matrix_mode(gx::MatrixMode::Projection);
+    gx::identity();
+    gx::matrix_mode(gx::MatrixMode::PositionVector);
+    gx::load_4x3(&camera);
+    load_palette(&c.model[..n]);
+    let mut stack = GxStack::new(GxMatrix::from_4x3(&camera));
+    build_palette(&mut stack, CAMERA_SLOT as usize, &joints[..n]);
+    check!(
+        gx::clip_matrix() == stack.current.words(),
+        "the camera is not current after the palette"
+    );
+    let (mut hash, mut wrong, mut first_bad) = (0x811C_9DC5u32, 0u32, None);
+    for j in 0..n {
+        gx::restore(j as u32);
+        let want = stack.slot(j);
+        hash = hash_words(hash, want);
+        if gx::clip_matrix() != want.words() {
+            wrong += 1;
+            first_bad.get_or_insert(j);
+        }
+    }
+    check!(
+        wrong == 0,
+        "{wrong} of {n} slots differ, first {}",
+        first_bad.unwrap_or(0)
+    );
+    Ok(text!({ mailbox::TEST_DETAIL_BYTES }; "{n} slots equal ({hash:#010x})"))
 }
 
 /// Products read back from the geometry engine's matrix unit: 2000 times
