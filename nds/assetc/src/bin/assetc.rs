@@ -6,7 +6,8 @@
 //! - a ragdoll (`.ragdoll`): its particles and constraints, and the
 //!   ragdoll dropped in the box room: when it sleeps, and how far its
 //!   sticks stay from their lengths at rest;
-//! - a character (`.gltf`): its skeleton and clips.
+//! - a character (`.gltf`): its skeleton and clips, and its skinned
+//!   mesh if it has one.
 //!
 //! A bad asset is an error naming the file, line and field (exit 1).
 
@@ -14,6 +15,8 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use assetc::gltf::{load_clips, load_skeleton};
+use assetc::gltf_gx::compile_skinned;
+use assetc::gltf_mesh::load_mesh;
 use assetc::kdtree_build::compile_obj;
 use assetc::ragdoll_def::load_ragdoll;
 use dsphys::fx::{Fx1, Vec3};
@@ -208,6 +211,20 @@ fn check_character(path: &Path) -> Result<Vec<String>, String> {
             c.times.len(),
             length,
             if c.looping { ", looping" } else { "" }
+        ));
+    }
+    // A skinned mesh, when the file has one: as the ROM's build takes it.
+    if json["meshes"].as_array().is_some_and(|m| !m.is_empty()) {
+        let mesh = load_mesh(path, &skel).map_err(|e| e.to_string())?;
+        let gx = compile_skinned(&mesh, &skel);
+        out.push(format!(
+            "  skinned mesh '{}': {} triangles in {} parts, one joint per vertex; \
+             GX list of {} words, {} matrix restores",
+            mesh.name,
+            mesh.triangles(),
+            mesh.parts.len(),
+            gx.words.len(),
+            gx.restores
         ));
     }
     Ok(out)
