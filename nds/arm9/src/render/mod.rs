@@ -1,5 +1,6 @@
-//! The top screen, drawn by the DS 3D engine: the world's triangles, each
-//! character as rigid segments placed with the matrix stack, and a debug
+//! The top screen, drawn by the DS 3D engine: the world's triangles, the
+//! ragdolls as rigid segments placed with the matrix stack, the animated
+//! character as a skinned mesh (its palette in the stack), and a debug
 //! overlay of particles and constraints, in three draw modes. Every
 //! polygon goes through a [`PolyBudget`], so a frame never asks the
 //! hardware for more than its 2048.
