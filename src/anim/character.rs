@@ -95,13 +95,23 @@ impl<'a, const J: usize, const B: usize> Character<'a, J, B> {
         );
     }
 
+    /// The ragdoll frame's brads alone: built from the particle positions
+    /// `x` and injected into the model matrices; returns the mask of
+    /// their joints (the other joints' model matrices are left as they
+    /// were: for a renderer that expands them itself, see
+    /// [`super::gx_palette`]).
+    pub fn brads_from_ragdoll(&mut self, x: &[Vec3]) -> u32 {
+        let n = self.joints();
+        self.brads.build(x);
+        self.brads.inject(&mut self.model[..n])
+    }
+
     /// The ragdoll frame up to the model matrices: the brads, injected
     /// into the expand phase, and no palette (the renderer builds it on
     /// the geometry engine from `model`, see the ROM's `render::skinned`).
     pub fn model_from_ragdoll(&mut self, x: &[Vec3]) {
         let n = self.joints();
-        self.brads.build(x);
-        let given = self.brads.inject(&mut self.model[..n]);
+        let given = self.brads_from_ragdoll(x);
         expand(
             self.skeleton.parents,
             &self.local[..n],

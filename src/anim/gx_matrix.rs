@@ -12,6 +12,8 @@
 
 use crate::xorshift::XorShift32;
 
+use super::gx_palette::PaletteOp;
+
 /// A matrix as the geometry engine holds it: `m[row][col]`, 20.12.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GxMatrix(pub [[i32; 4]; 4]);
@@ -109,19 +111,15 @@ impl GxStack {
     }
 }
 
-/// The skinning palette as the ROM builds it in the stack (its
-/// `render::skinned::PaletteList`): STORE the camera (current) in
-/// `camera_slot`, then per joint RESTORE it, MULT the joint's words and
-/// STORE in the joint's slot, then RESTORE the camera. Slot `j` then
-/// holds `joint_j camera`, each entry floored once.
-pub fn build_palette(stack: &mut GxStack, camera_slot: usize, joints: &[[i32; 12]]) {
-    stack.store(camera_slot);
-    for (j, w) in joints.iter().enumerate() {
-        stack.restore(camera_slot);
-        stack.mult_4x3(w);
-        stack.store(j);
+impl GxStack {
+    /// Runs one palette command ([`super::gx_palette::palette_ops`]).
+    pub fn apply(&mut self, op: PaletteOp) {
+        match op {
+            PaletteOp::Store(slot) => self.store(slot as usize),
+            PaletteOp::Restore(slot) => self.restore(slot as usize),
+            PaletteOp::Mult(w) => self.mult_4x3(&w),
+        }
     }
-    stack.restore(camera_slot);
 }
 
 /// The random products of the in-ROM test, the same on host and DS:
@@ -190,28 +188,23 @@ mod tests {
     }
 
     #[test]
-    fn the_palette_is_each_joint_times_the_camera_and_keeps_the_camera() {
+    fn store_and_restore_copy_and_mult_multiplies_on_the_left() {
         let mut rng = XorShift32::new(24);
         let camera = GxMatrix::from_4x3(&ProductCase::next(&mut rng).a);
-        let joints: [[i32; 12]; 25] = core::array::from_fn(|_| ProductCase::next(&mut rng).b);
+        let w = ProductCase::next(&mut rng).b;
         let mut stack = GxStack::new(camera);
-        build_palette(&mut stack, 30, &joints);
+        stack.apply(PaletteOp::Store(30));
+        stack.apply(PaletteOp::Mult(w));
+        let product = GxMatrix::mul(&GxMatrix::from_4x3(&w), &camera);
+        assert_eq!(stack.current, product);
+        stack.apply(PaletteOp::Store(3));
+        stack.apply(PaletteOp::Restore(30));
         assert_eq!(stack.current, camera);
-        assert_eq!(*stack.slot(30), camera);
-        for (j, w) in joints.iter().enumerate() {
-            let want = GxMatrix::mul(&GxMatrix::from_4x3(w), &camera);
-            assert_eq!(*stack.slot(j), want, "slot {j}");
-        }
-        // Untouched slots keep what they had.
-        assert_eq!(*stack.slot(25), GxMatrix::IDENTITY);
         // A restore is a copy: the slot still holds it afterwards.
-        stack.restore(3);
-        stack.mult_4x3(&joints[0]);
-        assert_ne!(stack.current, *stack.slot(3));
-        assert_eq!(
-            *stack.slot(3),
-            GxMatrix::mul(&GxMatrix::from_4x3(&joints[3]), &camera)
-        );
+        stack.apply(PaletteOp::Restore(3));
+        stack.apply(PaletteOp::Mult(w));
+        assert_eq!(*stack.slot(3), product);
+        assert_eq!(*stack.slot(4), GxMatrix::IDENTITY);
     }
 
     #[test]

@@ -61,6 +61,7 @@ pub mod character;
 pub mod def;
 pub mod expand;
 pub mod gx_matrix;
+pub mod gx_palette;
 pub mod handover;
 pub mod humanoid;
 pub mod humanoid_brads;

@@ -373,8 +373,11 @@ fn draw_top<'a>(
         let eye = d.cam.eye();
         let near = |r: &dsphys::verlet::Ragdoll| (eye - r.positions()[0]).length_squared();
         if let (true, Some(c)) = (sim.walker.active, &sim.character) {
-            let n = c.joints();
-            skinned::draw(&c.model[..n], d.mode, budget);
+            let pose = skinned::PalettePose {
+                character: c,
+                from_model: sim.walker.from_model,
+            };
+            skinned::draw(&pose, d.mode, budget);
         }
         // The limp character's ragdoll shows through its mesh; its
         // particles and constraints only in the constraints mode.

@@ -1,15 +1,17 @@
 //! Animation figures (issues 5 and 24): one 25-joint character's ragdoll
-//! frame, the brads alone (`ragdoll_step_us.brads`); brads + expand +
-//! the skinning palette built on the geometry engine (`anim_us.total`, as
-//! the ROM draws), the palette's command writes alone
-//! (`anim_us.palette_cpu`) and the frame with the palette as CPU products
-//! instead (`anim_us.cpu_palette`); and each stage of the cycle on its
-//! own (`anim.*_us`: sample, blend, inject + expand, expand, palette).
+//! frame, the brads alone (`ragdoll_step_us.brads`); the brads and the
+//! skinning palette built on the geometry engine, which expands the
+//! joints without a brad (`anim_us.total`, as the ROM draws a limp
+//! character), the palette's command writes alone
+//! (`anim_us.palette_cpu`) and the frame with expand and the palette as
+//! CPU products instead (`anim_us.cpu_palette`); and each stage of the
+//! cycle on its own (`anim.*_us`: sample, blend, inject + expand, expand,
+//! palette).
 
 use super::{median_cycles, record, us_x10};
 use crate::hw::gx;
 use crate::hw::once::TakeOnce;
-use crate::render::skinned::load_palette;
+use crate::render::skinned::{load_palette, PalettePose};
 use dsphys::anim::humanoid::{HUMANOID_RUN, HUMANOID_WALK};
 use dsphys::anim::rsqrt::unit_fx1;
 use dsphys::anim::workload::{character, tumbled_positions};
@@ -64,12 +66,21 @@ fn time_stages(mb: &mut Mailbox, x: &[Vec3; 16]) {
     // built on the geometry engine (the CPU writes its commands).
     gx::power_geometry();
     gx::matrix_mode(gx::MatrixMode::PositionVector);
+    // The joints without a brad are expanded on the engine.
     let total = median_with_idle_gx(|| {
-        c.model_from_ragdoll(core::hint::black_box(x));
-        load_palette(&c.model[..n]);
+        let from_model = c.brads_from_ragdoll(core::hint::black_box(x));
+        load_palette(&PalettePose {
+            character: &c,
+            from_model,
+        });
     });
     record(mb, "anim_us.total", us_x10(total), 1);
-    let palette_cpu = median_with_idle_gx(|| load_palette(core::hint::black_box(&c.model[..n])));
+    let from_model = c.brads_from_ragdoll(x);
+    let pose = PalettePose {
+        character: &c,
+        from_model,
+    };
+    let palette_cpu = median_with_idle_gx(|| load_palette(core::hint::black_box(&pose)));
     record(mb, "anim_us.palette_cpu", us_x10(palette_cpu), 1);
     // The same frame with the palette as 25 CPU products instead.
     let full = median_cycles(RUNS, || c.pose_from_ragdoll(core::hint::black_box(x)));

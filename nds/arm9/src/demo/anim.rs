@@ -1,11 +1,12 @@
 //! The animated character's frame under the profiler, after physics
 //! (DESIGN.md's order): walking, the animation (sample the two gaits,
 //! blend) and then expand; limp, the brads from the ragdoll's particles,
-//! then expand (the brads' joints injected). The skinning palette is
-//! built on the geometry engine when the character is drawn
-//! (`render::skinned`), from the model matrices alone. Each stage is the engine's own function over the
-//! character's arrays (`dsphys::anim::Character` runs the same calls in
-//! `pose_from_animation` / `pose_from_ragdoll`); timing them apart puts
+//! and no expand: the skinning palette, built on the geometry engine when
+//! the character is drawn (`render::skinned`), takes the brads' model
+//! matrices and expands the other joints from their local poses itself.
+//! Each stage is the engine's own function over the character's arrays
+//! (`dsphys::anim::Character` runs the same calls in
+//! `pose_from_animation` / `brads_from_ragdoll`); timing them apart puts
 //! "anim", "brads" and "expand" on the profiler.
 
 use crate::clock::Profiler;
@@ -70,15 +71,22 @@ pub fn pose(sim: &mut Sim, p: &mut Profiler, ph: &AnimPhases) {
         });
         0
     };
-    p.time(ph.expand, |_| {
-        expand(
-            skel.parents,
-            &c.local[..n],
-            &c.placement,
-            given,
-            &mut c.model[..n],
-        );
-    });
+    if sim.walker.limp {
+        // The joints without a brad need no model matrix on the CPU: the
+        // renderer expands them on the geometry engine.
+        sim.walker.from_model = given;
+    } else {
+        p.time(ph.expand, |_| {
+            expand(
+                skel.parents,
+                &c.local[..n],
+                &c.placement,
+                given,
+                &mut c.model[..n],
+            );
+        });
+        sim.walker.from_model = u32::MAX;
+    }
     let w = &mut sim.walker;
     if !w.limp {
         w.last = w.now;

@@ -7,22 +7,21 @@
 //! or from the brads (a limp character), the drawing is the same.
 //!
 //! The CPU only writes the palette's commands (14 words a joint: RESTORE
-//! the camera, MULT the joint's model matrix, STORE) and starts the DMA
-//! of the list; `make bench` times the first as `anim_us.palette_cpu`.
+//! the camera or the parent's slot, MULT the joint's model matrix or its
+//! local pose, STORE) and starts the DMA of the list; `make bench` times
+//! the first as `anim_us.palette_cpu`. A limp character's joints without
+//! a brad are expanded on the engine, so the CPU expands nothing then.
 
 use super::prims::ID_BODY;
 use super::{DrawMode, PolyBudget, GX_SHIFT};
 use crate::hw::{gx, gx_dma};
-use dsphys::fx::Mat4x3;
+use dsphys::anim::gx_palette::{palette_ops, PaletteOp, CAMERA_SLOT};
+use dsphys::anim::Character;
 
 mod mesh {
     include!(concat!(env!("OUT_DIR"), "/skinned_mesh.rs"));
 }
 use mesh::{SKINNED_HUMANOID, SKINNED_HUMANOID_JOINTS, SKINNED_HUMANOID_TRIANGLES};
-
-/// The stack slot that keeps the camera while the palette is built (the
-/// mesh's joints take slots `0..JOINTS`; assetc refuses more than 30).
-pub const CAMERA_SLOT: u32 = 30;
 
 /// Light 0's direction of travel, in 1.9 fields: down, from the front
 /// right (the reverse of `shade`'s direction towards the light).
@@ -34,38 +33,48 @@ const fn field10(x: i32) -> u32 {
     x as u32 & 0x3FF
 }
 
-/// A joint's model matrix as MTX_MULT_4x3 words: rotation as is, the
-/// translation in submission units.
-pub fn joint_words(m: &Mat4x3) -> [i32; 12] {
-    let mut w = m.to_gx_4x3();
-    for t in &mut w[9..] {
-        *t >>= GX_SHIFT;
-    }
-    w
+/// What poses the palette: the character's skeleton, local pose,
+/// placement and model matrices, and which joints' model matrices are
+/// current (the others are expanded on the engine from their local pose;
+/// see `dsphys::anim::gx_palette`).
+pub struct PalettePose<'a> {
+    pub character: &'a Character<'a>,
+    pub from_model: u32,
 }
 
 /// Builds the skinning palette in the matrix stack: slot `j` becomes the
-/// current matrix (the camera, with the x4 scale) times `model[j]`, and
-/// the camera is current again at the end.
+/// current matrix (the camera, with the x4 scale) times joint `j`'s model
+/// matrix, and the camera is current again at the end. The CPU writes
+/// the commands of `gx_palette::palette_ops` to the GX's ports.
 #[inline(never)]
-pub fn load_palette(model: &[Mat4x3]) {
-    gx::store(CAMERA_SLOT);
-    for (j, m) in model.iter().enumerate().take(CAMERA_SLOT as usize) {
-        gx::restore(CAMERA_SLOT);
-        gx::mult_4x3(&joint_words(m));
-        gx::store(j as u32);
-    }
-    gx::restore(CAMERA_SLOT);
+pub fn load_palette(pose: &PalettePose) {
+    let c = pose.character;
+    let n = c.joints();
+    palette_ops(
+        c.skeleton.parents,
+        &c.local[..n],
+        &c.placement,
+        &c.model[..n],
+        pose.from_model,
+        GX_SHIFT,
+        |op| match op {
+            PaletteOp::Store(slot) => gx::store(slot as u32),
+            PaletteOp::Restore(slot) => gx::restore(slot as u32),
+            PaletteOp::Mult(w) => gx::mult_4x3(&w),
+        },
+    );
 }
 
-/// Draws the humanoid whose joints' model (world) matrices are `model`;
-/// nothing for another skeleton, or when the budget has no room.
+/// Draws the humanoid posed by `pose`; nothing for another skeleton, or
+/// when the budget has no room.
 #[inline(never)]
-pub fn draw(model: &[Mat4x3], mode: DrawMode, budget: &mut PolyBudget) {
-    if model.len() != SKINNED_HUMANOID_JOINTS || !budget.take(SKINNED_HUMANOID_TRIANGLES) {
+pub fn draw(pose: &PalettePose, mode: DrawMode, budget: &mut PolyBudget) {
+    if pose.character.joints() != SKINNED_HUMANOID_JOINTS
+        || !budget.take(SKINNED_HUMANOID_TRIANGLES)
+    {
         return;
     }
-    load_palette(model);
+    load_palette(pose);
     // Sent with the camera's rotation current, so the light is fixed in
     // the world.
     gx::light0(LIGHT, WHITE);
@@ -74,5 +83,5 @@ pub fn draw(model: &[Mat4x3], mode: DrawMode, budget: &mut PolyBudget) {
         t.wait();
     }
     // The list ends on a joint's matrix.
-    gx::restore(CAMERA_SLOT);
+    gx::restore(CAMERA_SLOT as u32);
 }

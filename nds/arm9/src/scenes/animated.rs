@@ -72,6 +72,10 @@ pub struct Walker {
     pub posed: u32,
     /// A shot from the stylus: the particle hit and the direction.
     pub hit: Option<(usize, Vec3)>,
+    /// The joints whose model matrices this frame's pose computed (all
+    /// while walking, the brads' when limp); the renderer expands the
+    /// others on the geometry engine.
+    pub from_model: u32,
 }
 
 impl Walker {
@@ -90,6 +94,7 @@ impl Walker {
             last: [Vec3::ZERO; PARTICLES],
             posed: 0,
             hit: None,
+            from_model: 0,
         }
     }
 

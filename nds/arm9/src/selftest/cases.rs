@@ -402,11 +402,13 @@ fn memory_setup(_: &mut Mailbox) -> Outcome {
 }
 
 /// The skinning palette as scene (d) builds it on the geometry engine
-/// (`render::skinned::load_palette`), for the tumbled
-/// ragdoll's pose under a random camera: each joint's slot restored and
-/// read back from CLIPMTX_RESULT (identity projection), against the host
-/// model's stack (`gx_matrix::build_palette`: STORE/RESTORE copies, one
-/// floor per product).
+/// for a limp character (`render::skinned::load_palette`: the brads'
+/// joints sent whole, the others expanded on the engine), for the
+/// tumbled ragdoll's pose under a random camera: each joint's slot
+/// restored and read back from CLIPMTX_RESULT (identity projection),
+/// against the host model's stack replaying the same commands
+/// (`gx_palette::palette_ops`; STORE/RESTORE copies, one floor per
+/// product).
 fn gx_palette_matches_model(_: &mut Mailbox) -> Outcome {
     // The ragdoll and the 4 KB character in separate frames (the stack).
     let x = dsphys::anim::workload::tumbled_positions(40);
@@ -416,12 +418,15 @@ fn gx_palette_matches_model(_: &mut Mailbox) -> Outcome {
 #[inline(never)]
 fn gx_palette_of(x: &[dsphys::fx::Vec3; 16]) -> Outcome {
     use crate::hw::gx;
-    use crate::render::skinned::{joint_words, load_palette, CAMERA_SLOT};
-    use dsphys::anim::gx_matrix::{build_palette, hash_words, GxMatrix, GxStack, ProductCase};
+    use crate::render::skinned::{load_palette, PalettePose};
+    use crate::render::GX_SHIFT;
+    use dsphys::anim::gx_matrix::{hash_words, GxMatrix, GxStack, ProductCase};
+    use dsphys::anim::gx_palette::palette_ops;
     let mut c = dsphys::anim::workload::character();
-    c.model_from_ragdoll(x);
+    // As scene (d) draws a limp character: the brads' joints from their
+    // matrices, the others expanded on the engine.
+    let from_model = c.brads_from_ragdoll(x);
     let n = c.joints();
-    let joints: [[i32; 12]; 25] = core::array::from_fn(|j| joint_words(&c.model[j]));
     let mut rng = dsphys::xorshift::XorShift32::new(0x6E0_0025);
     let camera = ProductCase::next(&mut rng).a;
     gx::init_top_screen();
@@ -429,9 +434,20 @@ fn gx_palette_of(x: &[dsphys::fx::Vec3; 16]) -> Outcome {
     gx::identity();
     gx::matrix_mode(gx::MatrixMode::PositionVector);
     gx::load_4x3(&camera);
-    load_palette(&c.model[..n]);
+    load_palette(&PalettePose {
+        character: &c,
+        from_model,
+    });
     let mut stack = GxStack::new(GxMatrix::from_4x3(&camera));
-    build_palette(&mut stack, CAMERA_SLOT as usize, &joints[..n]);
+    palette_ops(
+        c.skeleton.parents,
+        &c.local[..n],
+        &c.placement,
+        &c.model[..n],
+        from_model,
+        GX_SHIFT,
+        |op| stack.apply(op),
+    );
     check!(
         gx::clip_matrix() == stack.current.words(),
         "the camera is not current after the palette"

@@ -1,0 +1,87 @@
+//! The skinning palette as geometry-engine matrix commands (issue 24):
+//! the sequence the ROM writes to the GX (`render::skinned`) and the host
+//! model replays ([`super::gx_matrix::GxStack`]), from one function, so
+//! that the model predicts exactly what the hardware is asked to do.
+//!
+//! With the camera current, slot `j` of the position matrix stack ends up
+//! holding `M_j · camera` (row vectors), where `M_j` is
+//! - joint `j`'s model matrix, sent whole, for the joints in `from_model`
+//!   (every joint of a walking character, whose model matrices the CPU
+//!   needs anyway; a limp one's brad joints);
+//! - otherwise its parent's slot times its local pose: the engine does
+//!   the expand product (RESTORE the parent, MULT the local matrix), and
+//!   the CPU only turns the local rotation into words. A limp
+//!   character's other joints never need a model matrix on the CPU.
+//!
+//! The camera waits in [`CAMERA_SLOT`]; it is current again at the end.
+
+use crate::fx::Mat4x3;
+
+use super::affine::rotation;
+use super::def::{JointPose, NO_PARENT};
+
+/// The stack slot that keeps the camera (joints take `0..CAMERA_SLOT`).
+pub const CAMERA_SLOT: u8 = 30;
+
+/// One matrix command of the palette.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PaletteOp {
+    /// MTX_STORE: the slot takes the current matrix.
+    Store(u8),
+    /// MTX_RESTORE: the slot's matrix becomes current.
+    Restore(u8),
+    /// MTX_MULT_4x3 of these words (columns, then the translation).
+    Mult([i32; 12]),
+}
+
+/// `m` as MTX_MULT_4x3 words, its translation shifted right by `shift`
+/// (the renderer's submission units: metres / 2^shift).
+#[inline(always)]
+pub fn words_shifted(m: &Mat4x3, shift: u32) -> [i32; 12] {
+    let mut w = m.to_gx_4x3();
+    for t in &mut w[9..] {
+        *t >>= shift;
+    }
+    w
+}
+
+/// A local pose as MTX_MULT_4x3 words: its rotation (the same bits as
+/// `Quat::to_mat3`), its translation shifted right by `shift`.
+#[inline(always)]
+pub fn local_words(pose: &JointPose, shift: u32) -> [i32; 12] {
+    words_shifted(&Mat4x3::new(rotation(pose.rot), pose.trans), shift)
+}
+
+/// Emits the palette's commands for joints `0..parents.len()` (at most
+/// [`CAMERA_SLOT`]; parents first): `model[j]` for the joints whose bit
+/// is set in `from_model`, the parent's slot times `local[j]` for the
+/// others (`placement` times `local[j]` for a root).
+#[inline(always)]
+pub fn palette_ops(
+    parents: &[u8],
+    local: &[JointPose],
+    placement: &Mat4x3,
+    model: &[Mat4x3],
+    from_model: u32,
+    shift: u32,
+    mut emit: impl FnMut(PaletteOp),
+) {
+    emit(PaletteOp::Store(CAMERA_SLOT));
+    let n = parents.len().min(CAMERA_SLOT as usize);
+    for (j, (&p, l)) in parents[..n].iter().zip(local).enumerate() {
+        if from_model & 1 << j != 0 {
+            emit(PaletteOp::Restore(CAMERA_SLOT));
+            emit(PaletteOp::Mult(words_shifted(&model[j], shift)));
+        } else {
+            if p == NO_PARENT {
+                emit(PaletteOp::Restore(CAMERA_SLOT));
+                emit(PaletteOp::Mult(words_shifted(placement, shift)));
+            } else {
+                emit(PaletteOp::Restore(p));
+            }
+            emit(PaletteOp::Mult(local_words(l, shift)));
+        }
+        emit(PaletteOp::Store(j as u8));
+    }
+    emit(PaletteOp::Restore(CAMERA_SLOT));
+}
