@@ -6,7 +6,9 @@
 //! the same model.
 
 use dsphys::anim::gx_matrix::{GxMatrix, GxStack};
-use dsphys::anim::gx_palette::{palette_ops, words_shifted, PaletteOp, CAMERA_SLOT};
+use dsphys::anim::gx_palette::{
+    all_local_words, palette_ops, words_shifted, PaletteOp, CAMERA_SLOT,
+};
 use dsphys::anim::workload::{character, tumbled_positions};
 
 /// The slots after the plan, under the identity camera.
@@ -22,9 +24,11 @@ fn slots(from_model: u32, frames: u32) -> (Vec<GxMatrix>, Vec<[i32; 12]>, u32) {
     };
     let mut stack = GxStack::new(GxMatrix::IDENTITY);
     let mut ops = 0;
+    let mut local = [[0; 12]; 25];
+    all_local_words(&c.local[..n], 0, &mut local);
     palette_ops(
         c.skeleton.parents,
-        &c.local[..n],
+        &local[..n],
         &c.placement,
         &c.model[..n],
         mask,
@@ -80,9 +84,11 @@ fn the_camera_slot_is_above_every_joint() {
     let mut seen = Vec::new();
     let c = character();
     let n = c.joints();
+    let mut local = [[0; 12]; 25];
+    all_local_words(&c.local[..n], 2, &mut local);
     palette_ops(
         c.skeleton.parents,
-        &c.local[..n],
+        &local[..n],
         &c.placement,
         &c.model[..n],
         0,

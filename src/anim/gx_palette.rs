@@ -52,14 +52,24 @@ pub fn local_words(pose: &JointPose, shift: u32) -> [i32; 12] {
     words_shifted(&Mat4x3::new(rotation(pose.rot), pose.trans), shift)
 }
 
+/// Every local pose as [`local_words`], into `out`: a limp character's
+/// local poses hold still, so its renderer turns them into words once,
+/// when it goes limp, not every frame.
+pub fn all_local_words(local: &[JointPose], shift: u32, out: &mut [[i32; 12]]) {
+    for (o, l) in out.iter_mut().zip(local) {
+        *o = local_words(l, shift);
+    }
+}
+
 /// Emits the palette's commands for joints `0..parents.len()` (at most
 /// [`CAMERA_SLOT`]; parents first): `model[j]` for the joints whose bit
-/// is set in `from_model`, the parent's slot times `local[j]` for the
-/// others (`placement` times `local[j]` for a root).
+/// is set in `from_model`, the parent's slot times `local[j]` (the local
+/// pose as [`local_words`]) for the others, `placement` times `local[j]`
+/// for a root.
 #[inline(always)]
 pub fn palette_ops(
     parents: &[u8],
-    local: &[JointPose],
+    local: &[[i32; 12]],
     placement: &Mat4x3,
     model: &[Mat4x3],
     from_model: u32,
@@ -79,7 +89,7 @@ pub fn palette_ops(
             } else {
                 emit(PaletteOp::Restore(p));
             }
-            emit(PaletteOp::Mult(local_words(l, shift)));
+            emit(PaletteOp::Mult(*l));
         }
         emit(PaletteOp::Store(j as u8));
     }

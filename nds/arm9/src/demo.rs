@@ -376,6 +376,7 @@ fn draw_top<'a>(
             let pose = skinned::PalettePose {
                 character: c,
                 from_model: sim.walker.from_model,
+                local_words: &sim.walker.local_words,
             };
             skinned::draw(&pose, d.mode, budget);
         }

@@ -12,6 +12,8 @@ use super::{median_cycles, record, us_x10};
 use crate::hw::gx;
 use crate::hw::once::TakeOnce;
 use crate::render::skinned::{load_palette, PalettePose};
+use crate::render::GX_SHIFT;
+use dsphys::anim::gx_palette::all_local_words;
 use dsphys::anim::humanoid::{HUMANOID_RUN, HUMANOID_WALK};
 use dsphys::anim::rsqrt::unit_fx1;
 use dsphys::anim::workload::{character, tumbled_positions};
@@ -66,12 +68,17 @@ fn time_stages(mb: &mut Mailbox, x: &[Vec3; 16]) {
     // built on the geometry engine (the CPU writes its commands).
     gx::power_geometry();
     gx::matrix_mode(gx::MatrixMode::PositionVector);
-    // The joints without a brad are expanded on the engine.
+    // The joints without a brad are expanded on the engine, from their
+    // local poses as words, which the ROM takes once as the walker goes
+    // limp.
+    let mut local_words = [[0; 12]; J];
+    all_local_words(&c.local[..n], GX_SHIFT, &mut local_words);
     let total = median_with_idle_gx(|| {
         let from_model = c.brads_from_ragdoll(core::hint::black_box(x));
         load_palette(&PalettePose {
             character: &c,
             from_model,
+            local_words: &local_words,
         });
     });
     record(mb, "anim_us.total", us_x10(total), 1);
@@ -79,6 +86,7 @@ fn time_stages(mb: &mut Mailbox, x: &[Vec3; 16]) {
     let pose = PalettePose {
         character: &c,
         from_model,
+        local_words: &local_words,
     };
     let palette_cpu = median_with_idle_gx(|| load_palette(core::hint::black_box(&pose)));
     record(mb, "anim_us.palette_cpu", us_x10(palette_cpu), 1);

@@ -40,6 +40,9 @@ const fn field10(x: i32) -> u32 {
 pub struct PalettePose<'a> {
     pub character: &'a Character<'a>,
     pub from_model: u32,
+    /// The local poses as GX words (`gx_palette::all_local_words`), for
+    /// the joints not in `from_model`.
+    pub local_words: &'a [[i32; 12]],
 }
 
 /// Builds the skinning palette in the matrix stack: slot `j` becomes the
@@ -52,7 +55,7 @@ pub fn load_palette(pose: &PalettePose) {
     let n = c.joints();
     palette_ops(
         c.skeleton.parents,
-        &c.local[..n],
+        &pose.local_words[..n],
         &c.placement,
         &c.model[..n],
         pose.from_model,

@@ -13,10 +13,12 @@
 //! straight line.
 
 use super::{FrameStats, SceneDef, Sim, ROOM_CAMERA};
+use crate::render::GX_SHIFT;
+use dsphys::anim::gx_palette::all_local_words;
 use dsphys::anim::handover::start_ragdoll;
 use dsphys::anim::humanoid::HUMANOID;
 use dsphys::anim::humanoid_brads::HUMANOID as BRADS;
-use dsphys::anim::{BradTable, Character, Clip, CrossFade};
+use dsphys::anim::{BradTable, Character, Clip, CrossFade, MAX_JOINTS};
 use dsphys::fx;
 use dsphys::fx::{Angle, Fx1, Mat4x3, Quat, Vec3};
 use dsphys::verlet::humanoid::HUMANOID as RAGDOLL;
@@ -76,6 +78,9 @@ pub struct Walker {
     /// while walking, the brads' when limp); the renderer expands the
     /// others on the geometry engine.
     pub from_model: u32,
+    /// The local poses as GX words, for that expand: taken once as the
+    /// walker goes limp (its local poses then hold still).
+    pub local_words: [[i32; 12]; MAX_JOINTS],
 }
 
 impl Walker {
@@ -95,6 +100,7 @@ impl Walker {
             posed: 0,
             hit: None,
             from_model: 0,
+            local_words: [[0; 12]; MAX_JOINTS],
         }
     }
 
@@ -182,6 +188,10 @@ fn update(sim: &mut Sim, _: &FrameStats) {
         return;
     }
     w.limp = true;
+    if let Some(c) = &sim.character {
+        let n = c.joints();
+        all_local_words(&c.local[..n], GX_SHIFT, &mut w.local_words);
+    }
     // Copies (a few hundred bytes): `sim` is borrowed whole below.
     let (now, last) = (w.now, w.last);
     sim.add_with(|r| {

@@ -421,12 +421,14 @@ fn gx_palette_of(x: &[dsphys::fx::Vec3; 16]) -> Outcome {
     use crate::render::skinned::{load_palette, PalettePose};
     use crate::render::GX_SHIFT;
     use dsphys::anim::gx_matrix::{hash_words, GxMatrix, GxStack, ProductCase};
-    use dsphys::anim::gx_palette::palette_ops;
+    use dsphys::anim::gx_palette::{all_local_words, palette_ops};
     let mut c = dsphys::anim::workload::character();
     // As scene (d) draws a limp character: the brads' joints from their
     // matrices, the others expanded on the engine.
     let from_model = c.brads_from_ragdoll(x);
     let n = c.joints();
+    let mut local_words = [[0; 12]; 25];
+    all_local_words(&c.local[..n], GX_SHIFT, &mut local_words);
     let mut rng = dsphys::xorshift::XorShift32::new(0x6E0_0025);
     let camera = ProductCase::next(&mut rng).a;
     gx::init_top_screen();
@@ -437,11 +439,12 @@ fn gx_palette_of(x: &[dsphys::fx::Vec3; 16]) -> Outcome {
     load_palette(&PalettePose {
         character: &c,
         from_model,
+        local_words: &local_words,
     });
     let mut stack = GxStack::new(GxMatrix::from_4x3(&camera));
     palette_ops(
         c.skeleton.parents,
-        &c.local[..n],
+        &local_words[..n],
         &c.placement,
         &c.model[..n],
         from_model,
