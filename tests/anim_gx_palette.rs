@@ -7,7 +7,7 @@
 
 use dsphys::anim::gx_matrix::{GxMatrix, GxStack};
 use dsphys::anim::gx_palette::{
-    all_local_words, palette_ops, words_shifted, PaletteOp, CAMERA_SLOT,
+    all_local_words, filled_slots, palette_ops, words_shifted, PaletteOp, CAMERA_SLOT,
 };
 use dsphys::anim::workload::{character, tumbled_positions};
 
@@ -32,6 +32,7 @@ fn slots(from_model: u32, frames: u32) -> (Vec<GxMatrix>, Vec<[i32; 12]>, u32) {
         &c.placement,
         &c.model[..n],
         mask,
+        u32::MAX,
         0,
         |op| {
             ops += 1;
@@ -92,6 +93,7 @@ fn the_camera_slot_is_above_every_joint() {
         &c.placement,
         &c.model[..n],
         0,
+        u32::MAX,
         2,
         |op| {
             if let PaletteOp::Store(s) = op {
@@ -102,4 +104,56 @@ fn the_camera_slot_is_above_every_joint() {
     let mut want = vec![CAMERA_SLOT];
     want.extend(0..n as u8);
     assert_eq!(seen, want);
+}
+
+#[test]
+fn only_the_needed_slots_and_the_parents_their_expand_takes_are_filled() {
+    let mut c = character();
+    let given = c.brads_from_ragdoll(&tumbled_positions(40));
+    let n = c.joints();
+    let parents = c.skeleton.parents;
+    let name = |j: usize| c.skeleton.joint_names[j];
+    let index = |s: &str| (0..n).find(|&j| name(j) == s).unwrap();
+    // A hand alone: it has a brad, so nothing above it is needed.
+    let hand = index("hand_l");
+    assert!(given & 1 << hand != 0);
+    assert_eq!(filled_slots(parents, 1 << hand, given), 1 << hand);
+    // Its fingers have none: expanded from the hand's slot.
+    let fingers = index("fingers_l");
+    assert_eq!(
+        filled_slots(parents, 1 << fingers, given),
+        1 << fingers | 1 << hand
+    );
+    // Walking, every joint is sent whole: no parent is needed.
+    assert_eq!(filled_slots(parents, 1 << fingers, u32::MAX), 1 << fingers);
+    // The slots filled hold what the full palette holds.
+    let mut local = [[0; 12]; 25];
+    all_local_words(&c.local[..n], 0, &mut local);
+    let run = |needed: u32| {
+        let mut stack = GxStack::new(GxMatrix::IDENTITY);
+        let mut ops = 0;
+        palette_ops(
+            parents,
+            &local[..n],
+            &c.placement,
+            &c.model[..n],
+            given,
+            needed,
+            0,
+            |op| {
+                ops += 1;
+                stack.apply(op);
+            },
+        );
+        (stack, ops)
+    };
+    let (full, all_ops) = run(u32::MAX);
+    let needed = 1 << fingers | 1 << index("head");
+    let (part, ops) = run(needed);
+    let fill = filled_slots(parents, needed, given);
+    assert_eq!(ops, 2 + 3 * fill.count_ones());
+    assert!(ops < all_ops);
+    for j in (0..n).filter(|j| fill & 1 << j != 0) {
+        assert_eq!(part.slot(j), full.slot(j), "{}", name(j));
+    }
 }

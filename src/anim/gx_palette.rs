@@ -61,11 +61,27 @@ pub fn all_local_words(local: &[JointPose], shift: u32, out: &mut [[i32; 12]]) {
     }
 }
 
-/// Emits the palette's commands for joints `0..parents.len()` (at most
-/// [`CAMERA_SLOT`]; parents first): `model[j]` for the joints whose bit
-/// is set in `from_model`, the parent's slot times `local[j]` (the local
-/// pose as [`local_words`]) for the others, `placement` times `local[j]`
-/// for a root.
+/// The slots [`palette_ops`] fills for the joints in `needed`: those,
+/// and the parent of every filled joint it expands from its parent.
+pub fn filled_slots(parents: &[u8], needed: u32, from_model: u32) -> u32 {
+    let n = parents.len().min(CAMERA_SLOT as usize);
+    let mut fill = needed & (1u32 << n).wrapping_sub(1);
+    // Children come after their parents: one pass backwards.
+    for (j, &p) in parents[..n].iter().enumerate().rev() {
+        if fill & 1 << j != 0 && from_model & 1 << j == 0 && p != NO_PARENT {
+            fill |= 1 << p;
+        }
+    }
+    fill
+}
+
+/// Emits the palette's commands for the joints in `needed` (of
+/// `0..parents.len()`, at most [`CAMERA_SLOT`]; parents first), and the
+/// ancestors their expand needs ([`filled_slots`]): `model[j]` for the
+/// joints whose bit is set in `from_model`, the parent's slot times
+/// `local[j]` (the local pose as [`local_words`]) for the others,
+/// `placement` times `local[j]` for a root.
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub fn palette_ops(
     parents: &[u8],
@@ -73,12 +89,17 @@ pub fn palette_ops(
     placement: &Mat4x3,
     model: &[Mat4x3],
     from_model: u32,
+    needed: u32,
     shift: u32,
     mut emit: impl FnMut(PaletteOp),
 ) {
     emit(PaletteOp::Store(CAMERA_SLOT));
     let n = parents.len().min(CAMERA_SLOT as usize);
+    let fill = filled_slots(parents, needed, from_model);
     for (j, (&p, l)) in parents[..n].iter().zip(local).enumerate() {
+        if fill & 1 << j == 0 {
+            continue;
+        }
         if from_model & 1 << j != 0 {
             emit(PaletteOp::Restore(CAMERA_SLOT));
             emit(PaletteOp::Mult(words_shifted(&model[j], shift)));

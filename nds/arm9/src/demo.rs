@@ -377,6 +377,7 @@ fn draw_top<'a>(
                 character: c,
                 from_model: sim.walker.from_model,
                 local_words: &sim.walker.local_words,
+                needed: skinned::MESH_JOINTS,
             };
             skinned::draw(&pose, d.mode, budget);
         }

@@ -44,8 +44,11 @@ pub struct SkinnedGx {
     pub vertices: usize,
     /// MTX_RESTORE commands.
     pub restores: usize,
-    /// Joints of the skin (palette slots used: `0..joints`).
+    /// Joints of the skin (palette slots: `0..joints`).
     pub joints: usize,
+    /// The joints that carry vertices (a bit each): the palette slots
+    /// the list restores.
+    pub used: u32,
 }
 
 /// Builds packed words: four command bytes in a header word, then their
@@ -104,6 +107,7 @@ pub fn compile_skinned(mesh: &MeshSrc, skel: &SkeletonSrc) -> SkinnedGx {
     };
     let (mut triangles, mut vertices, mut restores) = (0, 0, 0);
     let mut current = usize::MAX;
+    let mut used = 0u32;
     for part in &mesh.parts {
         let diffuse = bgr555(scale(part.color, 1.0 - AMBIENT));
         let ambient = bgr555(scale(part.color, AMBIENT));
@@ -120,6 +124,7 @@ pub fn compile_skinned(mesh: &MeshSrc, skel: &SkeletonSrc) -> SkinnedGx {
                     p.command(MTX_RESTORE, &[j as u32]);
                     current = j;
                     restores += 1;
+                    used |= 1 << j;
                 }
                 let ib = &skel.inverse_bind[j];
                 p.command(NORMAL, &[pack_normal(ib.rot.apply(part.normals[v]))]);
@@ -135,6 +140,7 @@ pub fn compile_skinned(mesh: &MeshSrc, skel: &SkeletonSrc) -> SkinnedGx {
         vertices,
         restores,
         joints: skel.joints.len(),
+        used,
     }
 }
 
@@ -152,6 +158,7 @@ pub fn emit_skinned_rs(name: &str, source: &str, gx: &SkinnedGx) -> String {
         gx.triangles
     );
     s += &format!("pub const SKINNED_{upper}_JOINTS: usize = {};\n", gx.joints);
+    s += &format!("pub const SKINNED_{upper}_USED: u32 = {:#010x};\n", gx.used);
     s += &format!(
         "pub static SKINNED_{upper}: [u32; {}] = [\n",
         gx.words.len()

@@ -11,7 +11,7 @@
 use super::{median_cycles, record, us_x10};
 use crate::hw::gx;
 use crate::hw::once::TakeOnce;
-use crate::render::skinned::{load_palette, PalettePose};
+use crate::render::skinned::{load_palette, PalettePose, MESH_JOINTS};
 use crate::render::GX_SHIFT;
 use dsphys::anim::gx_palette::all_local_words;
 use dsphys::anim::humanoid::{HUMANOID_RUN, HUMANOID_WALK};
@@ -79,6 +79,7 @@ fn time_stages(mb: &mut Mailbox, x: &[Vec3; 16]) {
             character: &c,
             from_model,
             local_words: &local_words,
+            needed: MESH_JOINTS,
         });
     });
     record(mb, "anim_us.total", us_x10(total), 1);
@@ -87,6 +88,7 @@ fn time_stages(mb: &mut Mailbox, x: &[Vec3; 16]) {
         character: &c,
         from_model,
         local_words: &local_words,
+        needed: MESH_JOINTS,
     };
     let palette_cpu = median_with_idle_gx(|| load_palette(core::hint::black_box(&pose)));
     record(mb, "anim_us.palette_cpu", us_x10(palette_cpu), 1);

@@ -21,7 +21,9 @@ use dsphys::anim::Character;
 mod mesh {
     include!(concat!(env!("OUT_DIR"), "/skinned_mesh.rs"));
 }
-use mesh::{SKINNED_HUMANOID, SKINNED_HUMANOID_JOINTS, SKINNED_HUMANOID_TRIANGLES};
+use mesh::{
+    SKINNED_HUMANOID, SKINNED_HUMANOID_JOINTS, SKINNED_HUMANOID_TRIANGLES, SKINNED_HUMANOID_USED,
+};
 
 /// Light 0's direction of travel, in 1.9 fields: down, from the front
 /// right (the reverse of `shade`'s direction towards the light).
@@ -43,7 +45,14 @@ pub struct PalettePose<'a> {
     /// The local poses as GX words (`gx_palette::all_local_words`), for
     /// the joints not in `from_model`.
     pub local_words: &'a [[i32; 12]],
+    /// The slots to fill: [`MESH_JOINTS`] to draw the mesh.
+    pub needed: u32,
 }
+
+/// The joints the mesh's vertices are bound to (the others, the root and
+/// the clavicles, get no slot of their own unless a child is expanded
+/// from them).
+pub const MESH_JOINTS: u32 = SKINNED_HUMANOID_USED;
 
 /// Builds the skinning palette in the matrix stack: slot `j` becomes the
 /// current matrix (the camera, with the x4 scale) times joint `j`'s model
@@ -59,6 +68,7 @@ pub fn load_palette(pose: &PalettePose) {
         &c.placement,
         &c.model[..n],
         pose.from_model,
+        pose.needed,
         GX_SHIFT,
         |op| match op {
             PaletteOp::Store(slot) => gx::store(slot as u32),

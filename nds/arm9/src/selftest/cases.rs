@@ -440,6 +440,7 @@ fn gx_palette_of(x: &[dsphys::fx::Vec3; 16]) -> Outcome {
         character: &c,
         from_model,
         local_words: &local_words,
+        needed: u32::MAX,
     });
     let mut stack = GxStack::new(GxMatrix::from_4x3(&camera));
     palette_ops(
@@ -448,6 +449,7 @@ fn gx_palette_of(x: &[dsphys::fx::Vec3; 16]) -> Outcome {
         &c.placement,
         &c.model[..n],
         from_model,
+        u32::MAX,
         GX_SHIFT,
         |op| stack.apply(op),
     );
