@@ -123,7 +123,7 @@ bench: bench-roms venv melonds
 # Where one ragdoll's frame spends its cycles, function by function: the PC
 # of the ARM9 sampled once per emulated frame in DeSmuME (nds/runner/pcprofile.py).
 # PCPROFILE picks the workload: ragdoll (default), motor, pyramid, boxes, anim or animframe
-# (the CPU stages of the bench's anim_us.total).
+# (the bench's anim_us.total alone).
 # A frame timeline of one scene from the ROM's own timers: trace.json
 # (Perfetto, speedscope) and timeline.png in target/profile (one
 # subdirectory per emulator with EMULATOR=both); STRESS=1 first gives

@@ -9,9 +9,9 @@
 //! - pyramid: scene (b)'s ten-box pyramid in the room, a box shot out of
 //!   its bottom row every 4 s (`rigid::room::pyramid_shot`);
 //! - anim: sample, blend, expand, palette and brads of one character;
-//! - animframe: the CPU stages of the bench's `anim_us.total` (brads,
-//!   inject and expand of the tumbled ragdoll's pose; not the palette's
-//!   command writes, `anim_us.palette_cpu`).
+//! - animframe: the bench's `anim_us.total` alone (the tumbled ragdoll's
+//!   brads, then the palette's commands to the geometry engine), so its
+//!   us per step is about that figure.
 
 #[cfg(not(feature = "pc-profile-animframe"))]
 use crate::hw::once::TakeOnce;
@@ -140,13 +140,29 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
 
 #[cfg(feature = "pc-profile-animframe")]
 pub fn run(mb: &'static mut Mailbox) -> ! {
+    use crate::render::skinned::{load_palette, PalettePose, MESH_JOINTS};
+    use crate::render::GX_SHIFT;
+    use dsphys::anim::gx_palette::all_local_words;
     use dsphys::anim::workload::{character, tumbled_positions};
     let x = tumbled_positions(40);
     // On the DTCM stack, as in the bench's `time_stages` (a static in
     // main RAM would add DeSmuME's data-cache misses to the figure).
     let mut c = character();
+    let n = c.joints();
+    // As the bench's `anim_us.total`: the brads, then the palette on the
+    // geometry engine, which expands the joints without a brad.
+    crate::hw::gx::power_geometry();
+    crate::hw::gx::matrix_mode(crate::hw::gx::MatrixMode::PositionVector);
+    let mut local_words = [[0; 12]; 25];
+    all_local_words(&c.local[..n], GX_SHIFT, &mut local_words);
     loop {
-        c.model_from_ragdoll(core::hint::black_box(&x));
+        let from_model = c.brads_from_ragdoll(core::hint::black_box(&x));
+        load_palette(&PalettePose {
+            character: &c,
+            from_model,
+            local_words: &local_words,
+            needed: MESH_JOINTS,
+        });
         tick(mb);
     }
 }

@@ -169,8 +169,9 @@ pub fn polygon_attr_lit(alpha: u8, id: u8) {
 }
 
 /// Powers the geometry engine alone (no rendering, no display change):
-/// for the bench, which times what sending commands costs the CPU.
-#[cfg(feature = "bench-rom")]
+/// for the bench and the profiler, which time what sending commands
+/// costs the CPU.
+#[cfg(any(feature = "bench-rom", feature = "pc-profile"))]
 pub fn power_geometry() {
     POWCNT1.write(POWCNT1.read() | 1 << 3);
     reset_matrix_stacks();
