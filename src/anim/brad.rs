@@ -244,18 +244,9 @@ pub fn brad_rotation(def: &BradDef, x: &[Vec3], last: &Mat3) -> Mat3 {
 /// Builds every brad's matrix from the particle positions `x` (m).
 #[inline(never)]
 pub fn build_brads(brads: &mut [Brad], x: &[Vec3]) {
-    build_brads_with(brads, x, |_| {});
-}
-
-/// [`build_brads`], handing each brad to `each` as soon as its matrix is
-/// built (a renderer can send it to the geometry engine, which then works
-/// while the next brad is built).
-#[inline(always)]
-pub fn build_brads_with(brads: &mut [Brad], x: &[Vec3], mut each: impl FnMut(&Brad)) {
     for b in brads.iter_mut() {
         let rot = brad_rotation(&b.def, x, &b.matrix.rot);
         b.matrix = Mat4x3::new(rot, x[b.def.particle as usize]);
-        each(b);
     }
 }
 
@@ -312,17 +303,6 @@ impl<const N: usize> BradTable<N> {
     #[inline]
     pub fn build(&mut self, x: &[Vec3]) {
         build_brads(self.brads_mut(), x);
-    }
-
-    /// [`build_brads_with`] over the whole table.
-    #[inline]
-    pub fn build_each(&mut self, x: &[Vec3], each: impl FnMut(&Brad)) {
-        build_brads_with(self.brads_mut(), x, each);
-    }
-
-    /// The joints the brads drive (a bit each).
-    pub fn joints_mask(&self) -> u32 {
-        self.brads.iter().fold(0, |m, b| m | 1 << b.def.joint)
     }
 
     /// [`inject`] over the whole table.

@@ -75,53 +75,12 @@ pub fn filled_slots(parents: &[u8], needed: u32, from_model: u32) -> u32 {
     fill
 }
 
-/// The commands that send joint `j`'s model matrix `m` whole (the
-/// camera current in [`CAMERA_SLOT`]).
-#[inline(always)]
-pub fn model_ops(j: u8, m: &Mat4x3, shift: u32, mut emit: impl FnMut(PaletteOp)) {
-    emit(PaletteOp::Restore(CAMERA_SLOT));
-    emit(PaletteOp::Mult(words_shifted(m, shift)));
-    emit(PaletteOp::Store(j));
-}
-
-/// The commands for the joints in `fill` but not in `from_model`, parents
-/// first: each its parent's slot times its local pose (`placement` times
-/// it for a root), then RESTORE the camera. Every parent it reads must be
-/// filled already: a joint sent whole, or an earlier one of these.
-#[inline(always)]
-pub fn expand_ops(
-    parents: &[u8],
-    local: &[[i32; 12]],
-    placement: &Mat4x3,
-    from_model: u32,
-    fill: u32,
-    shift: u32,
-    mut emit: impl FnMut(PaletteOp),
-) {
-    let n = parents.len().min(CAMERA_SLOT as usize);
-    for (j, (&p, l)) in parents[..n].iter().zip(local).enumerate() {
-        if fill & !from_model & 1 << j == 0 {
-            continue;
-        }
-        if p == NO_PARENT {
-            emit(PaletteOp::Restore(CAMERA_SLOT));
-            emit(PaletteOp::Mult(words_shifted(placement, shift)));
-        } else {
-            emit(PaletteOp::Restore(p));
-        }
-        emit(PaletteOp::Mult(*l));
-        emit(PaletteOp::Store(j as u8));
-    }
-    emit(PaletteOp::Restore(CAMERA_SLOT));
-}
-
 /// Emits the palette's commands for the joints in `needed` (of
 /// `0..parents.len()`, at most [`CAMERA_SLOT`]; parents first), and the
-/// ancestors their expand needs ([`filled_slots`]): STORE the camera,
-/// [`model_ops`] for the joints whose bit is set in `from_model`, in
-/// order, then [`expand_ops`] for the others. A renderer may send the
-/// model matrices as they are made (a brad at a time, while the engine
-/// runs the last one's commands) as long as it keeps this order.
+/// ancestors their expand needs ([`filled_slots`]): `model[j]` for the
+/// joints whose bit is set in `from_model`, the parent's slot times
+/// `local[j]` (the local pose as [`local_words`]) for the others,
+/// `placement` times `local[j]` for a root.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub fn palette_ops(
@@ -137,10 +96,23 @@ pub fn palette_ops(
     emit(PaletteOp::Store(CAMERA_SLOT));
     let n = parents.len().min(CAMERA_SLOT as usize);
     let fill = filled_slots(parents, needed, from_model);
-    for (j, m) in model[..n].iter().enumerate() {
-        if fill & from_model & 1 << j != 0 {
-            model_ops(j as u8, m, shift, &mut emit);
+    for (j, (&p, l)) in parents[..n].iter().zip(local).enumerate() {
+        if fill & 1 << j == 0 {
+            continue;
         }
+        if from_model & 1 << j != 0 {
+            emit(PaletteOp::Restore(CAMERA_SLOT));
+            emit(PaletteOp::Mult(words_shifted(&model[j], shift)));
+        } else {
+            if p == NO_PARENT {
+                emit(PaletteOp::Restore(CAMERA_SLOT));
+                emit(PaletteOp::Mult(words_shifted(placement, shift)));
+            } else {
+                emit(PaletteOp::Restore(p));
+            }
+            emit(PaletteOp::Mult(*l));
+        }
+        emit(PaletteOp::Store(j as u8));
     }
-    expand_ops(parents, local, placement, from_model, fill, shift, emit);
+    emit(PaletteOp::Restore(CAMERA_SLOT));
 }

@@ -219,15 +219,13 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
                         step_crowd(crowd, &settings, w, &mut sim.contacts, p, &phases)
                     }
                 };
-                anim::pose(sim, &d.cam, p, &anim_phases);
+                anim::pose(sim, p, &anim_phases);
                 sim.frame += 1;
             }
             // The world's DMA runs on while the console is drawn.
             let world_dma = p.time(render_phase, |p| {
                 draw_top(&d, sim, world_list, &mut budget, p, &rp)
             });
-            // A paused frame, or a moved camera, needs it built again.
-            sim.walker.palette_loaded = false;
             busy = timer::cycles().wrapping_sub(start);
             p.time(console, |p| {
                 let view = screen::View {
@@ -381,7 +379,7 @@ fn draw_top<'a>(
                 local_words: &sim.walker.local_words,
                 needed: skinned::MESH_JOINTS,
             };
-            skinned::draw(&pose, sim.walker.palette_loaded, d.mode, budget);
+            skinned::draw(&pose, d.mode, budget);
         }
         // The limp character's ragdoll shows through its mesh; its
         // particles and constraints only in the constraints mode.

@@ -140,7 +140,7 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
 
 #[cfg(feature = "pc-profile-animframe")]
 pub fn run(mb: &'static mut Mailbox) -> ! {
-    use crate::render::skinned::brads_to_palette;
+    use crate::render::skinned::{load_palette, PalettePose, MESH_JOINTS};
     use crate::render::GX_SHIFT;
     use dsphys::anim::gx_palette::all_local_words;
     use dsphys::anim::workload::{character, tumbled_positions};
@@ -156,7 +156,13 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
     let mut local_words = [[0; 12]; 25];
     all_local_words(&c.local[..n], GX_SHIFT, &mut local_words);
     loop {
-        brads_to_palette(&mut c, core::hint::black_box(&x), &local_words);
+        let from_model = c.brads_from_ragdoll(core::hint::black_box(&x));
+        load_palette(&PalettePose {
+            character: &c,
+            from_model,
+            local_words: &local_words,
+            needed: MESH_JOINTS,
+        });
         tick(mb);
     }
 }

@@ -1,17 +1,17 @@
 //! Animation figures (issues 5 and 24): one 25-joint character's ragdoll
 //! frame, the brads alone (`ragdoll_step_us.brads`); the brads and the
 //! skinning palette built on the geometry engine, which expands the
-//! joints without a brad (`anim_us.total`, as the ROM runs a limp
-//! character), what the palette adds to the brads (`anim_us.palette_cpu`)
-//! and what its commands cost sent alone (`anim.palette_gx_alone_us`),
-//! and the frame with expand and the palette as CPU products instead
-//! (`anim_us.cpu_palette`); and each stage of the cycle on its own
-//! (`anim.*_us`: sample, blend, inject + expand, expand, palette).
+//! joints without a brad (`anim_us.total`, as the ROM draws a limp
+//! character), the palette's command writes alone
+//! (`anim_us.palette_cpu`) and the frame with expand and the palette as
+//! CPU products instead (`anim_us.cpu_palette`); and each stage of the
+//! cycle on its own (`anim.*_us`: sample, blend, inject + expand, expand,
+//! palette).
 
 use super::{median_cycles, record, us_x10};
 use crate::hw::gx;
 use crate::hw::once::TakeOnce;
-use crate::render::skinned::{brads_to_palette, load_palette, PalettePose, MESH_JOINTS};
+use crate::render::skinned::{load_palette, PalettePose, MESH_JOINTS};
 use crate::render::GX_SHIFT;
 use dsphys::anim::gx_palette::all_local_words;
 use dsphys::anim::humanoid::{HUMANOID_RUN, HUMANOID_WALK};
@@ -64,6 +64,8 @@ fn time_stages(mb: &mut Mailbox, x: &[Vec3; 16]) {
         }
     });
     record(mb, "anim.unit15_rsqrt_us", us_x10(table), 1);
+    // The ROM's frame: brads, inject and expand on the CPU, the palette
+    // built on the geometry engine (the CPU writes its commands).
     gx::power_geometry();
     gx::matrix_mode(gx::MatrixMode::PositionVector);
     // The joints without a brad are expanded on the engine, from their
@@ -71,10 +73,14 @@ fn time_stages(mb: &mut Mailbox, x: &[Vec3; 16]) {
     // limp.
     let mut local_words = [[0; 12]; J];
     all_local_words(&c.local[..n], GX_SHIFT, &mut local_words);
-    // As the ROM runs a limp character's frame: each brad to the palette
-    // as it is built, then the other joints expanded on the engine.
     let total = median_with_idle_gx(|| {
-        brads_to_palette(&mut c, core::hint::black_box(x), &local_words);
+        let from_model = c.brads_from_ragdoll(core::hint::black_box(x));
+        load_palette(&PalettePose {
+            character: &c,
+            from_model,
+            local_words: &local_words,
+            needed: MESH_JOINTS,
+        });
     });
     record(mb, "anim_us.total", us_x10(total), 1);
     let from_model = c.brads_from_ragdoll(x);
@@ -84,16 +90,8 @@ fn time_stages(mb: &mut Mailbox, x: &[Vec3; 16]) {
         local_words: &local_words,
         needed: MESH_JOINTS,
     };
-    // What the palette adds to the frame: its commands between the
-    // brads, less what the engine's work overlapped.
-    record(
-        mb,
-        "anim_us.palette_cpu",
-        us_x10(total.saturating_sub(brads)),
-        1,
-    );
-    let alone = median_with_idle_gx(|| load_palette(core::hint::black_box(&pose)));
-    record(mb, "anim.palette_gx_alone_us", us_x10(alone), 1);
+    let palette_cpu = median_with_idle_gx(|| load_palette(core::hint::black_box(&pose)));
+    record(mb, "anim_us.palette_cpu", us_x10(palette_cpu), 1);
     // The same frame with the palette as 25 CPU products instead.
     let full = median_cycles(RUNS, || c.pose_from_ragdoll(core::hint::black_box(x)));
     record(mb, "anim_us.cpu_palette", us_x10(full), 1);

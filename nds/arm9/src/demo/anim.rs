@@ -1,17 +1,15 @@
 //! The animated character's frame under the profiler, after physics
 //! (DESIGN.md's order): walking, the animation (sample the two gaits,
 //! blend) and then expand; limp, the brads from the ragdoll's particles,
-//! and no expand: each brad goes to the skinning palette on the geometry
-//! engine as it is built (`render::skinned::brads_to_palette`), and the
-//! engine expands the other joints from their local poses itself.
+//! and no expand: the skinning palette, built on the geometry engine when
+//! the character is drawn (`render::skinned`), takes the brads' model
+//! matrices and expands the other joints from their local poses itself.
 //! Each stage is the engine's own function over the character's arrays
 //! (`dsphys::anim::Character` runs the same calls in
 //! `pose_from_animation` / `brads_from_ragdoll`); timing them apart puts
 //! "anim", "brads" and "expand" on the profiler.
 
 use crate::clock::Profiler;
-use crate::render::skinned::brads_to_palette;
-use crate::render::{self, Camera};
 use crate::scenes::Sim;
 use dsphys::anim::humanoid::{HUMANOID_RUN, HUMANOID_WALK};
 use dsphys::anim::humanoid_brads::HUMANOID as BRADS;
@@ -40,8 +38,7 @@ impl AnimPhases {
 
 /// Poses scene (d)'s character for this frame (nothing in other scenes).
 #[inline(never)]
-pub fn pose(sim: &mut Sim, cam: &Camera, p: &mut Profiler, ph: &AnimPhases) {
-    sim.walker.palette_loaded = false;
+pub fn pose(sim: &mut Sim, p: &mut Profiler, ph: &AnimPhases) {
     if !sim.walker.active {
         return;
     }
@@ -54,16 +51,10 @@ pub fn pose(sim: &mut Sim, cam: &Camera, p: &mut Profiler, ph: &AnimPhases) {
         let Some(r) = sim.ragdolls[0].as_ref() else {
             return;
         };
-        // Each brad goes to the geometry engine's palette as it is built
-        // (the camera current): the engine's products overlap the next
-        // brad's, and the renderer has the palette ready.
-        let local_words = &sim.walker.local_words;
-        let given = p.time(ph.brads, |_| {
-            render::load_view(cam);
-            brads_to_palette(c, r.positions(), local_words)
-        });
-        sim.walker.palette_loaded = true;
-        given
+        p.time(ph.brads, |_| {
+            c.brads.build(r.positions());
+            c.brads.inject(&mut c.model[..n])
+        })
     } else {
         let w = &mut sim.walker;
         p.time(ph.anim, |_| {

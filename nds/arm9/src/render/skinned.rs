@@ -15,11 +15,8 @@
 use super::prims::ID_BODY;
 use super::{DrawMode, PolyBudget, GX_SHIFT};
 use crate::hw::{gx, gx_dma};
-use dsphys::anim::gx_palette::{
-    expand_ops, filled_slots, model_ops, palette_ops, PaletteOp, CAMERA_SLOT,
-};
+use dsphys::anim::gx_palette::{palette_ops, PaletteOp, CAMERA_SLOT};
 use dsphys::anim::Character;
-use dsphys::fx::Vec3;
 
 mod mesh {
     include!(concat!(env!("OUT_DIR"), "/skinned_mesh.rs"));
@@ -57,16 +54,6 @@ pub struct PalettePose<'a> {
 /// from them).
 pub const MESH_JOINTS: u32 = SKINNED_HUMANOID_USED;
 
-/// Runs one palette command on the GX.
-#[inline(always)]
-fn send(op: PaletteOp) {
-    match op {
-        PaletteOp::Store(slot) => gx::store(slot as u32),
-        PaletteOp::Restore(slot) => gx::restore(slot as u32),
-        PaletteOp::Mult(w) => gx::mult_4x3(&w),
-    }
-}
-
 /// Builds the skinning palette in the matrix stack: slot `j` becomes the
 /// current matrix (the camera, with the x4 scale) times joint `j`'s model
 /// matrix, and the camera is current again at the end. The CPU writes
@@ -83,54 +70,24 @@ pub fn load_palette(pose: &PalettePose) {
         pose.from_model,
         pose.needed,
         GX_SHIFT,
-        send,
+        |op| match op {
+            PaletteOp::Store(slot) => gx::store(slot as u32),
+            PaletteOp::Restore(slot) => gx::restore(slot as u32),
+            PaletteOp::Mult(w) => gx::mult_4x3(&w),
+        },
     );
 }
 
-/// A limp character's frame from its ragdoll's particles `x`, with the
-/// camera current: its brads are built, and each brad the mesh needs
-/// goes to the palette as soon as it is made, so that the geometry engine
-/// runs its products while the CPU builds the next brad (the same
-/// commands as [`load_palette`]'s, in the same order). Then the joints
-/// without a brad are expanded on the engine from `local_words`. Returns
-/// the brads' joints, `from_model` for a later [`load_palette`].
+/// Draws the humanoid posed by `pose`; nothing for another skeleton, or
+/// when the budget has no room.
 #[inline(never)]
-pub fn brads_to_palette(c: &mut Character, x: &[Vec3], local_words: &[[i32; 12]]) -> u32 {
-    let from_model = c.brads.joints_mask();
-    let fill = filled_slots(c.skeleton.parents, MESH_JOINTS, from_model);
-    send(PaletteOp::Store(CAMERA_SLOT));
-    c.brads.build_each(x, |b| {
-        if fill & 1 << b.def.joint != 0 {
-            model_ops(b.def.joint, &b.matrix, GX_SHIFT, send);
-        }
-    });
-    let n = c.joints();
-    c.brads.inject(&mut c.model[..n]);
-    expand_ops(
-        c.skeleton.parents,
-        &local_words[..n],
-        &c.placement,
-        from_model,
-        fill,
-        GX_SHIFT,
-        send,
-    );
-    from_model
-}
-
-/// Draws the humanoid posed by `pose` (its palette already in the stack
-/// when `loaded`: see [`brads_to_palette`]); nothing for another
-/// skeleton, or when the budget has no room.
-#[inline(never)]
-pub fn draw(pose: &PalettePose, loaded: bool, mode: DrawMode, budget: &mut PolyBudget) {
+pub fn draw(pose: &PalettePose, mode: DrawMode, budget: &mut PolyBudget) {
     if pose.character.joints() != SKINNED_HUMANOID_JOINTS
         || !budget.take(SKINNED_HUMANOID_TRIANGLES)
     {
         return;
     }
-    if !loaded {
-        load_palette(pose);
-    }
+    load_palette(pose);
     // Sent with the camera's rotation current, so the light is fixed in
     // the world.
     gx::light0(LIGHT, WHITE);

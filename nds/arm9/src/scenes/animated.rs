@@ -81,9 +81,6 @@ pub struct Walker {
     /// The local poses as GX words, for that expand: taken once as the
     /// walker goes limp (its local poses then hold still).
     pub local_words: [[i32; 12]; MAX_JOINTS],
-    /// This frame's palette is in the geometry engine's stack already
-    /// (built with the brads, the camera current).
-    pub palette_loaded: bool,
 }
 
 impl Walker {
@@ -104,7 +101,6 @@ impl Walker {
             hit: None,
             from_model: 0,
             local_words: [[0; 12]; MAX_JOINTS],
-            palette_loaded: false,
         }
     }
 
