@@ -12,7 +12,10 @@
 //! `humanoid.gltf` also carries the skinned mesh the ROM draws: a tube
 //! along each limb and the spine, with a ring of vertices at each joint
 //! bound to that joint alone (one joint per vertex, as the renderer
-//! takes), so the tube bends at the joint like a sleeve.
+//! takes), so the tube bends at the joint like a sleeve. A joint that no
+//! clip turns and no brad drives (the spine, neck, fingers, toes) lends
+//! its ring to the nearest ancestor that moves: 15 joints carry vertices,
+//! and the palette has 15 slots to build, not 22.
 //!
 //! Run: `cargo run -p assetc --example gen_character`, then regenerate
 //! the engine tables with
@@ -216,11 +219,24 @@ fn main() {
 
     let dir = root.join("assets/characters");
     let generator = "dsphys assetc examples/gen_character.rs";
-    let mesh = make_mesh(&skel, &world);
+    let clips: Vec<ClipSrc> = [IDLE, WALK, RUN]
+        .iter()
+        .map(|g| make_clip(&skel, &world, g))
+        .collect();
+    // A joint no clip turns and no brad drives holds still on its parent:
+    // its vertices ride on the nearest ancestor that moves, one palette
+    // slot fewer to build each frame.
+    let moving: Vec<bool> = (0..skel.joints.len())
+        .map(|j| {
+            skel.joints[j].parent.is_none()
+                || clips.iter().any(|c| c.tracks.iter().any(|t| t.joint == j))
+                || brads.brads.iter().any(|b| b.joint == skel.joints[j].name)
+        })
+        .collect();
+    let mesh = make_mesh(&skel, &world, &moving);
     let text = gltf_text_with_mesh(&skel, &[], Some(&mesh), generator);
     std::fs::write(dir.join("humanoid.gltf"), text).unwrap();
-    for gait in [IDLE, WALK, RUN] {
-        let clip = make_clip(&skel, &world, &gait);
+    for (gait, clip) in [IDLE, WALK, RUN].iter().zip(clips) {
         let path = dir.join(format!("humanoid_{}.gltf", gait.name));
         std::fs::write(&path, gltf_text(&skel, &[clip], generator)).unwrap();
         println!("wrote {}", path.display());
@@ -450,10 +466,10 @@ limbs!(ARM_R, LEG_R, "r");
 
 /// The character's skinned mesh: [`TORSO`], two arms and two legs, in
 /// the bind pose (`world`: each joint's model matrix).
-fn make_mesh(skel: &SkeletonSrc, world: &[Rigid]) -> MeshSrc {
+fn make_mesh(skel: &SkeletonSrc, world: &[Rigid], moving: &[bool]) -> MeshSrc {
     let mut parts: Vec<PartSrc> = Vec::new();
     for tube in [TORSO, ARM_L, ARM_R, LEG_L, LEG_R] {
-        add_tube(&mut parts, skel, world, &tube);
+        add_tube(&mut parts, skel, world, moving, &tube);
     }
     MeshSrc {
         file: "humanoid.gltf".into(),
@@ -505,7 +521,13 @@ fn facing_out(part: &mut PartSrc, t: [usize; 3], inside: V3) {
         .push(if out { t } else { [t[0], t[2], t[1]] });
 }
 
-fn add_tube(parts: &mut Vec<PartSrc>, skel: &SkeletonSrc, world: &[Rigid], tube: &Tube) {
+fn add_tube(
+    parts: &mut Vec<PartSrc>,
+    skel: &SkeletonSrc,
+    world: &[Rigid],
+    moving: &[bool],
+    tube: &Tube,
+) {
     let pos = |name: &str| world[skel.index_of(name).unwrap()].trans;
     let chain: Vec<V3> = tube.chain.iter().map(|n| pos(n)).collect();
     let at = |name: &str| tube.chain.iter().position(|c| *c == name).unwrap();
@@ -547,7 +569,15 @@ fn add_tube(parts: &mut Vec<PartSrc>, skel: &SkeletonSrc, world: &[Rigid], tube:
         let n = unit(add(scale(side, cs / r.side), scale(front, sn / r.front)));
         (p, n)
     };
-    let joint = |ri: usize| skel.index_of(tube.rings[ri].joint).unwrap();
+    // The joint a ring's vertices are bound to: its own, or the nearest
+    // ancestor that moves.
+    let joint = |ri: usize| {
+        let mut j = skel.index_of(tube.rings[ri].joint).unwrap();
+        while !moving[j] {
+            j = skel.joints[j].parent.unwrap();
+        }
+        j
+    };
     let last = tube.rings.len() - 1;
     for (ri, ring) in tube.rings[..last].iter().enumerate() {
         let part = part_of(parts, ring.color);
