@@ -75,9 +75,9 @@ def rows(r: dict) -> list[tuple[str, str]]:
         ("one ragdoll's Verlet frame, fixed point / f32 soft float with `libm` / with `micromath` "
          "(`float_vs_fixed`, goal 5x)",
          f"{us(fixed)} / {us(soft)} ({ratio(fixed, soft)}) / {us(micro)} ({ratio(fixed, micro)})"),
-        ("brads + expand, skinning palette on the geometry engine, 25 joints (`anim_us.total`, goal 60 us, bar 150 us)", us(get(r, "anim_us.total"))),
-        ("of which the palette's command writes (`anim_us.palette_cpu`)", us(get(r, "anim_us.palette_cpu"))),
-        ("the same with the palette as 25 CPU products (`anim_us.cpu_palette`)", us(get(r, "anim_us.cpu_palette"))),
+        ("a limp character's brads, then its skinning palette built on the geometry engine, 25 joints (`anim_us.total`, goal 60 us, bar 150 us)", us(get(r, "anim_us.total"))),
+        ("of which the palette's commands to the geometry engine (`anim_us.palette_cpu`)", us(get(r, "anim_us.palette_cpu"))),
+        ("the same with expand and the palette as CPU products (`anim_us.cpu_palette`)", us(get(r, "anim_us.cpu_palette"))),
         ("powered ragdoll, 13 boxes (`motor_character_us.total`, goal 1000 us)",
          us(get(r, "motor_character_us.total"))),
         ("of which the solver (`motor_character_us.solve`)", us(get(r, "motor_character_us.solve"))),

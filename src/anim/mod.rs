@@ -38,6 +38,12 @@
 //! | `anim.unit15_divider_us` (15 unit vectors, DS units) | 122.2 | 122.2 | 116.2 | 117.8 |
 //! | `anim.unit15_rsqrt_us` (the same, [`rsqrt`]) | 44.4 | 44.4 | 36.6 | 36.6 |
 //!
+//! Since then (issue 24) the ROM builds the palette on the geometry
+//! engine, which also expands a limp character's joints without a brad
+//! ([`gx_palette`]); `anim_us` became `anim_us.cpu_palette`, and the
+//! frame as the ROM runs it is `anim_us.total`, 215.2 us in DeSmuME
+//! (docs/skinning.md).
+//!
 //! Sample and blend normalise with [`qlerp`] (no divider). Expand and
 //! palette run on [`affine`]'s raw-integer kernels (same bits as the FX
 //! types), fused in one pass ([`expand::expand_palette`]); the brads on
