@@ -16,7 +16,7 @@ fn slots(from_model: u32, frames: u32) -> (Vec<GxMatrix>, Vec<[i32; 12]>, u32) {
     let mut c = character();
     c.pose_from_ragdoll(&tumbled_positions(frames));
     let n = c.joints();
-    let given = c.brads.brads().iter().fold(0, |m, b| m | 1 << b.def.joint);
+    let given = c.brads.joints_mask();
     let mask = if from_model == u32::MAX {
         u32::MAX
     } else {

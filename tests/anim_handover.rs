@@ -284,20 +284,30 @@ fn workload_hashes_match_the_committed_values() {
 }
 
 #[test]
-fn model_from_ragdoll_gives_the_model_matrices_of_pose_from_ragdoll() {
+fn brads_from_ragdoll_gives_the_brad_joints_of_pose_from_ragdoll() {
     use dsphys::anim::workload::{character, tumbled_positions};
     for frames in [0, 20, 40] {
         let x = tumbled_positions(frames);
-        let (mut full, mut model_only) = (character(), character());
+        let (mut full, mut brads_only) = (character(), character());
         full.pose_from_ragdoll(&x);
-        // Left over from an earlier frame: must not leak into the result.
-        model_only.model = [Mat4x3::IDENTITY; 25];
-        model_only.model_from_ragdoll(&x);
-        let n = full.joints();
-        assert_eq!(
-            full.model[..n],
-            model_only.model[..n],
-            "after {frames} frames"
-        );
+        // Left over from an earlier frame: the brads' joints must not
+        // keep it, the others must.
+        brads_only.model = [Mat4x3::IDENTITY; 25];
+        let mask = brads_only.brads_from_ragdoll(&x);
+        assert_eq!(mask, brads_only.brads.joints_mask());
+        for j in 0..full.joints() {
+            if mask & 1 << j != 0 {
+                assert_eq!(
+                    full.model[j], brads_only.model[j],
+                    "joint {j} after {frames} frames"
+                );
+            } else {
+                assert_eq!(
+                    brads_only.model[j],
+                    Mat4x3::IDENTITY,
+                    "joint {j} was written"
+                );
+            }
+        }
     }
 }

@@ -305,6 +305,12 @@ impl<const N: usize> BradTable<N> {
         build_brads(self.brads_mut(), x);
     }
 
+    /// The joints the brads drive (a bit each): the mask [`inject`]
+    /// returns.
+    pub fn joints_mask(&self) -> u32 {
+        self.brads.iter().fold(0, |m, b| m | 1 << b.def.joint)
+    }
+
     /// [`inject`] over the whole table.
     #[inline]
     pub fn inject(&self, model: &mut [crate::fx::Mat4x3]) -> u32 {

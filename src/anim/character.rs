@@ -8,7 +8,7 @@ use crate::verlet::Fnv1a;
 
 use super::brad::{BradTable, BradTableDef};
 use super::def::{Clip, JointPose, Skeleton};
-use super::expand::{expand, expand_palette};
+use super::expand::expand_palette;
 use super::sample::sample_clip;
 
 /// A character: skeleton, local pose, model-space matrices (world, when
@@ -104,21 +104,6 @@ impl<'a, const J: usize, const B: usize> Character<'a, J, B> {
         let n = self.joints();
         self.brads.build(x);
         self.brads.inject(&mut self.model[..n])
-    }
-
-    /// The ragdoll frame up to the model matrices: the brads, injected
-    /// into the expand phase, and no palette (the renderer builds it on
-    /// the geometry engine from `model`, see the ROM's `render::skinned`).
-    pub fn model_from_ragdoll(&mut self, x: &[Vec3]) {
-        let n = self.joints();
-        let given = self.brads_from_ragdoll(x);
-        expand(
-            self.skeleton.parents,
-            &self.local[..n],
-            &self.placement,
-            given,
-            &mut self.model[..n],
-        );
     }
 
     /// FNV-1a over the raw words of every model matrix and palette entry

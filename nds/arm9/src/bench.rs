@@ -42,10 +42,17 @@ fn us_x10(cycles: u32) -> i32 {
 }
 
 /// Cycles of `f`, the median of `runs` runs (robust to a stray slow run).
-fn median_cycles(runs: usize, mut f: impl FnMut()) -> u32 {
+fn median_cycles(runs: usize, f: impl FnMut()) -> u32 {
+    median_cycles_after(runs, || {}, f)
+}
+
+/// [`median_cycles`], with `before` run ahead of each timed run, outside
+/// the timing.
+fn median_cycles_after(runs: usize, mut before: impl FnMut(), mut f: impl FnMut()) -> u32 {
     let mut samples = [0u32; 15];
     let runs = runs.clamp(1, samples.len());
     for s in samples.iter_mut().take(runs) {
+        before();
         let t0 = timer::cycles();
         f();
         *s = timer::cycles().wrapping_sub(t0);

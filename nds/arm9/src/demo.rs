@@ -373,9 +373,15 @@ fn draw_top<'a>(
         let eye = d.cam.eye();
         let near = |r: &dsphys::verlet::Ragdoll| (eye - r.positions()[0]).length_squared();
         if let (true, Some(c)) = (sim.walker.active, &sim.character) {
+            // Walking, every model matrix is current; limp, the brads'.
+            let from_model = if sim.walker.limp {
+                c.brads.joints_mask()
+            } else {
+                u32::MAX
+            };
             let pose = skinned::PalettePose {
                 character: c,
-                from_model: sim.walker.from_model,
+                from_model,
                 local_words: &sim.walker.local_words,
                 needed: skinned::MESH_JOINTS,
             };

@@ -298,10 +298,10 @@ impl<'a> Doc<'a> {
 }
 
 /// glTF component types.
-const UNSIGNED_BYTE: u64 = 5121;
-const UNSIGNED_SHORT: u64 = 5123;
-const UNSIGNED_INT: u64 = 5125;
-const FLOAT: u64 = 5126;
+pub(crate) const UNSIGNED_BYTE: u64 = 5121;
+pub(crate) const UNSIGNED_SHORT: u64 = 5123;
+pub(crate) const UNSIGNED_INT: u64 = 5125;
+pub(crate) const FLOAT: u64 = 5126;
 
 fn component_size(ct: u64) -> usize {
     match ct {
@@ -509,10 +509,16 @@ pub fn parse_skeleton(
 
 /// Reads and parses a skeleton file.
 pub fn load_skeleton(path: &Path) -> Result<SkeletonSrc, AssetError> {
+    let (file, text) = read(path)?;
+    parse_skeleton(&file, &text, path.parent())
+}
+
+/// A glTF file's path as errors name it, and its text.
+pub(crate) fn read(path: &Path) -> Result<(String, String), AssetError> {
     let file = path.display().to_string();
     let text = std::fs::read_to_string(path)
         .map_err(|e| err(&file, "file", format!("cannot read: {e}")))?;
-    parse_skeleton(&file, &text, path.parent())
+    Ok((file, text))
 }
 
 /// Parses the clips of a clip file made for `skel`.
@@ -723,8 +729,6 @@ fn key_count(doc: &Doc, sf: &str, got: usize, times: &Option<Vec<f64>>) -> Resul
 
 /// Reads and parses the clips of a clip file made for `skel`.
 pub fn load_clips(path: &Path, skel: &SkeletonSrc) -> Result<Vec<ClipSrc>, AssetError> {
-    let file = path.display().to_string();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| err(&file, "file", format!("cannot read: {e}")))?;
+    let (file, text) = read(path)?;
     parse_clips(&file, &text, path.parent(), skel)
 }

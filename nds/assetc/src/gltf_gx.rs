@@ -17,7 +17,7 @@
 //! scale, `render::GX_SHIFT`), normals in 1.9.
 
 use crate::gltf::SkeletonSrc;
-use crate::gltf_math::{scale, Rigid, V3};
+use crate::gltf_math::{scale, V3};
 use crate::gltf_mesh::MeshSrc;
 
 /// GX command numbers.
@@ -92,12 +92,6 @@ fn vtx16(p: V3) -> [u32; 2] {
     [f(p[0]) | f(p[1]) << 16, f(p[2])]
 }
 
-/// `m` applied to the point `p`.
-fn apply(m: &Rigid, p: V3) -> V3 {
-    let r = m.rot.apply(p);
-    [r[0] + m.trans[0], r[1] + m.trans[1], r[2] + m.trans[2]]
-}
-
 /// Compiles `mesh` (validated against `skel` by `gltf_mesh`).
 pub fn compile_skinned(mesh: &MeshSrc, skel: &SkeletonSrc) -> SkinnedGx {
     let mut p = Packer {
@@ -128,7 +122,7 @@ pub fn compile_skinned(mesh: &MeshSrc, skel: &SkeletonSrc) -> SkinnedGx {
                 }
                 let ib = &skel.inverse_bind[j];
                 p.command(NORMAL, &[pack_normal(ib.rot.apply(part.normals[v]))]);
-                p.command(VTX_16, &vtx16(apply(ib, part.positions[v])));
+                p.command(VTX_16, &vtx16(ib.apply(part.positions[v])));
                 vertices += 1;
             }
             triangles += 1;

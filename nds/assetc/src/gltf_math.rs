@@ -182,8 +182,13 @@ impl Rigid {
     pub fn mul(&self, o: &Rigid) -> Rigid {
         Rigid {
             rot: self.rot.mul(&o.rot),
-            trans: add(self.rot.apply(o.trans), self.trans),
+            trans: self.apply(o.trans),
         }
+    }
+
+    /// `self` applied to the point `p`.
+    pub fn apply(&self, p: V3) -> V3 {
+        add(self.rot.apply(p), self.trans)
     }
 
     /// The inverse.

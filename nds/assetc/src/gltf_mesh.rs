@@ -22,7 +22,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::gltf::{skeleton_of, Doc, SkeletonSrc};
+use crate::gltf::{read, skeleton_of, Doc, SkeletonSrc};
 use crate::gltf_math::V3;
 use crate::ragdoll_def::AssetError;
 
@@ -159,13 +159,7 @@ pub fn parse_mesh(
 
 /// Reads and parses the skinned mesh of a character file.
 pub fn load_mesh(path: &Path, skel: &SkeletonSrc) -> Result<MeshSrc, AssetError> {
-    let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| AssetError {
-        file: file.clone(),
-        line: 0,
-        field: "file".into(),
-        message: format!("cannot read: {e}"),
-    })?;
+    let (file, text) = read(path)?;
     parse_mesh(&file, &text, path.parent(), skel)
 }
 

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use crate::gltf::{ClipSrc, SkeletonSrc};
+use crate::gltf::{ClipSrc, SkeletonSrc, FLOAT, UNSIGNED_SHORT};
 use crate::gltf_base64;
 use crate::gltf_mesh::MeshSrc;
 
@@ -15,43 +15,42 @@ struct Builder {
 }
 
 impl Builder {
+    /// A FLOAT accessor of `data` (groups of `ty`'s width), with `min`
+    /// and `max` of the first component when `minmax`.
     fn accessor(&mut self, ty: &str, data: &[Vec<f64>], minmax: bool) -> usize {
-        let offset = self.bytes.len();
-        for g in data {
-            for &x in g {
-                self.bytes.extend_from_slice(&(x as f32).to_le_bytes());
-            }
-        }
-        self.views.push(json!({
-            "buffer": 0, "byteOffset": offset, "byteLength": self.bytes.len() - offset
-        }));
-        let mut a = json!({
-            "bufferView": self.views.len() - 1,
-            "componentType": 5126,
-            "count": data.len(),
-            "type": ty,
-        });
+        let bytes = data
+            .iter()
+            .flatten()
+            .flat_map(|&x| (x as f32).to_le_bytes());
+        let i = self.add(bytes, FLOAT, ty, data.len());
         if minmax {
             // glTF requires min and max on animation inputs.
             let xs: Vec<f64> = data.iter().map(|g| g[0] as f32 as f64).collect();
+            let a = &mut self.accessors[i];
             a["min"] = json!([xs.iter().cloned().fold(f64::INFINITY, f64::min)]);
             a["max"] = json!([xs.iter().cloned().fold(f64::NEG_INFINITY, f64::max)]);
         }
-        self.accessors.push(a);
-        self.accessors.len() - 1
+        i
     }
-}
 
-impl Builder {
-    /// An UNSIGNED_SHORT accessor (joint indices, vertex indices), its
-    /// view aligned to 4 bytes as glTF requires of the next one.
+    /// An UNSIGNED_SHORT accessor (joint indices, vertex indices).
     fn accessor_u16(&mut self, ty: &str, data: &[Vec<u16>]) -> usize {
+        let bytes = data.iter().flatten().flat_map(|&x| x.to_le_bytes());
+        self.add(bytes, UNSIGNED_SHORT, ty, data.len())
+    }
+
+    /// Appends `bytes` as a buffer view, aligned to 4 bytes after it as
+    /// glTF requires of the next one, and an accessor of `count` elements
+    /// over it; returns the accessor's index.
+    fn add(
+        &mut self,
+        bytes: impl Iterator<Item = u8>,
+        component_type: u64,
+        ty: &str,
+        count: usize,
+    ) -> usize {
         let offset = self.bytes.len();
-        for g in data {
-            for &x in g {
-                self.bytes.extend_from_slice(&x.to_le_bytes());
-            }
-        }
+        self.bytes.extend(bytes);
         self.views.push(json!({
             "buffer": 0, "byteOffset": offset, "byteLength": self.bytes.len() - offset
         }));
@@ -60,8 +59,8 @@ impl Builder {
         }
         self.accessors.push(json!({
             "bufferView": self.views.len() - 1,
-            "componentType": 5123,
-            "count": data.len(),
+            "componentType": component_type,
+            "count": count,
             "type": ty,
         }));
         self.accessors.len() - 1

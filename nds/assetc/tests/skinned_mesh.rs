@@ -132,9 +132,7 @@ fn the_list_puts_each_vertex_where_the_bind_pose_does() {
                 let (a, b) = (gx.words[i], gx.words[i + 1]);
                 let f = |x: u32| (x as u16 as i16) as f64 * 4.0 / 4096.0;
                 let local = [f(a), f(a >> 16), f(b)];
-                let r = model[joint].rot.apply(local);
-                let t = model[joint].trans;
-                got.push(([r[0] + t[0], r[1] + t[1], r[2] + t[2]], joint));
+                got.push((model[joint].apply(local), joint));
             }
             i += params;
         }

@@ -8,7 +8,7 @@
 //! cycle on its own (`anim.*_us`: sample, blend, inject + expand, expand,
 //! palette).
 
-use super::{median_cycles, record, us_x10};
+use super::{median_cycles, median_cycles_after, record, us_x10};
 use crate::hw::gx;
 use crate::hw::once::TakeOnce;
 use crate::render::skinned::{load_palette, PalettePose, MESH_JOINTS};
@@ -73,7 +73,9 @@ fn time_stages(mb: &mut Mailbox, x: &[Vec3; 16]) {
     // limp.
     let mut local_words = [[0; 12]; J];
     all_local_words(&c.local[..n], GX_SHIFT, &mut local_words);
-    let total = median_with_idle_gx(|| {
+    // Each run starts with the engine idle (waited for outside the
+    // timing), so that it pays for its own commands, not the last run's.
+    let total = median_cycles_after(RUNS, gx::wait_idle, || {
         let from_model = c.brads_from_ragdoll(core::hint::black_box(x));
         load_palette(&PalettePose {
             character: &c,
@@ -90,7 +92,9 @@ fn time_stages(mb: &mut Mailbox, x: &[Vec3; 16]) {
         local_words: &local_words,
         needed: MESH_JOINTS,
     };
-    let palette_cpu = median_with_idle_gx(|| load_palette(core::hint::black_box(&pose)));
+    let palette_cpu = median_cycles_after(RUNS, gx::wait_idle, || {
+        load_palette(core::hint::black_box(&pose))
+    });
     record(mb, "anim_us.palette_cpu", us_x10(palette_cpu), 1);
     // The same frame with the palette as 25 CPU products instead.
     let full = median_cycles(RUNS, || c.pose_from_ragdoll(core::hint::black_box(x)));
@@ -131,21 +135,6 @@ fn time_stages(mb: &mut Mailbox, x: &[Vec3; 16]) {
     record(mb, "anim.expand_palette_us", us_x10(expand_palette), 1);
     time_blend(mb, &c);
     core::hint::black_box(c.hash());
-}
-
-/// [`median_cycles`] of `f` over [`RUNS`] runs, each started with the
-/// geometry engine idle (waited for outside the timing), so that a run
-/// pays for writing its own commands, not for the last run's.
-fn median_with_idle_gx(mut f: impl FnMut()) -> u32 {
-    let mut samples = [0u32; RUNS];
-    for s in &mut samples {
-        gx::wait_idle();
-        let t0 = crate::hw::timer::cycles();
-        f();
-        *s = crate::hw::timer::cycles().wrapping_sub(t0);
-    }
-    samples.sort_unstable();
-    samples[RUNS / 2]
 }
 
 /// Cross-fading the walk and the run half way (25 nlerps), the

@@ -47,14 +47,16 @@ pub fn pose(sim: &mut Sim, p: &mut Profiler, ph: &AnimPhases) {
     };
     let n = c.joints();
     let skel = c.skeleton;
-    let given = if sim.walker.limp {
+    if sim.walker.limp {
+        // The joints without a brad need no model matrix on the CPU: the
+        // renderer expands them on the geometry engine.
         let Some(r) = sim.ragdolls[0].as_ref() else {
             return;
         };
         p.time(ph.brads, |_| {
             c.brads.build(r.positions());
-            c.brads.inject(&mut c.model[..n])
-        })
+            c.brads.inject(&mut c.model[..n]);
+        });
     } else {
         let w = &mut sim.walker;
         p.time(ph.anim, |_| {
@@ -69,23 +71,15 @@ pub fn pose(sim: &mut Sim, p: &mut Profiler, ph: &AnimPhases) {
             c.local[0].trans.z = Fx1::ZERO;
             c.placement = w.placement();
         });
-        0
-    };
-    if sim.walker.limp {
-        // The joints without a brad need no model matrix on the CPU: the
-        // renderer expands them on the geometry engine.
-        sim.walker.from_model = given;
-    } else {
         p.time(ph.expand, |_| {
             expand(
                 skel.parents,
                 &c.local[..n],
                 &c.placement,
-                given,
+                0,
                 &mut c.model[..n],
             );
         });
-        sim.walker.from_model = u32::MAX;
     }
     let w = &mut sim.walker;
     if !w.limp {

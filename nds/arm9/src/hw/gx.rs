@@ -164,8 +164,8 @@ pub fn light0(direction: u32, bgr555: u16) {
 /// Polygon attributes for lit polygons (light 0, front faces only):
 /// `alpha` 31 is solid, 0 is wireframe.
 pub fn polygon_attr_lit(alpha: u8, id: u8) {
-    POLYGON_ATTR
-        .write(1 | 1 << 7 | 1 << 12 | ((alpha as u32 & 31) << 16) | ((id as u32 & 63) << 24));
+    // Bit 0: light 0 enabled.
+    POLYGON_ATTR.write(attr_bits(alpha, false, id) | 1);
 }
 
 /// Powers the geometry engine alone (no rendering, no display change):
@@ -194,9 +194,14 @@ pub fn color(bgr555: u16) {
 /// Polygon attributes for the next BEGIN_VTXS. `alpha` 31 is solid, 0 is
 /// wireframe (edges only); both faces are drawn when `both_sides`.
 pub fn polygon_attr(alpha: u8, both_sides: bool, id: u8) {
+    POLYGON_ATTR.write(attr_bits(alpha, both_sides, id));
+}
+
+/// POLYGON_ATTR's word for [`polygon_attr`], no light enabled.
+fn attr_bits(alpha: u8, both_sides: bool, id: u8) -> u32 {
     let faces = if both_sides { 3 << 6 } else { 1 << 7 };
     // Bit 12: keep polygons that cross the far plane (clipped, not hidden).
-    POLYGON_ATTR.write(faces | 1 << 12 | ((alpha as u32 & 31) << 16) | ((id as u32 & 63) << 24));
+    faces | 1 << 12 | ((alpha as u32 & 31) << 16) | ((id as u32 & 63) << 24)
 }
 
 pub fn begin(p: Primitive) {

@@ -74,12 +74,9 @@ pub struct Walker {
     pub posed: u32,
     /// A shot from the stylus: the particle hit and the direction.
     pub hit: Option<(usize, Vec3)>,
-    /// The joints whose model matrices this frame's pose computed (all
-    /// while walking, the brads' when limp); the renderer expands the
-    /// others on the geometry engine.
-    pub from_model: u32,
-    /// The local poses as GX words, for that expand: taken once as the
-    /// walker goes limp (its local poses then hold still).
+    /// The local poses as GX words, for the renderer's expand of a limp
+    /// walker's joints without a brad: taken once as it goes limp (its
+    /// local poses then hold still).
     pub local_words: [[i32; 12]; MAX_JOINTS],
 }
 
@@ -99,7 +96,6 @@ impl Walker {
             last: [Vec3::ZERO; PARTICLES],
             posed: 0,
             hit: None,
-            from_model: 0,
             local_words: [[0; 12]; MAX_JOINTS],
         }
     }
