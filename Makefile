@@ -192,6 +192,7 @@ clippy: setup-rust
 	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features pc-profile -- -D warnings
 	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features pc-profile-animframe -- -D warnings
 	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features pc-profile-motor -- -D warnings
+	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features pc-profile-motorfull -- -D warnings
 	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features pc-profile-pyramid -- -D warnings
 	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features pc-profile-boxes -- -D warnings
 	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features pc-profile-anim -- -D warnings

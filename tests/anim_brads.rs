@@ -220,3 +220,63 @@ fn brads_reproduce_the_animation() {
     );
     assert!(worst <= 10, "{worst} steps");
 }
+
+/// A hand takes its forearm's rotation and a foot its shin's
+/// (`Brad::twin`): the same bits as building each brad alone, frame after
+/// frame, through degenerate poses (a wrist on its elbow, a limb along its
+/// goal), including a first frame where each twin's last matrix is
+/// unrelated to its source's, so that it must fall back to its own.
+#[test]
+fn twins_give_the_bits_of_brads_built_alone() {
+    use dsphys::anim::brad::NO_TWIN;
+    let mut rng = Rng(0x7A1_5EED);
+    let (mut regular, mut degenerate) = (0, 0);
+    for trial in 0..400 {
+        let mut table: BradTable = BradTable::new(&BRADS);
+        let twins: Vec<usize> = (0..table.brads().len())
+            .filter(|&k| table.brads()[k].twin != NO_TWIN)
+            .collect();
+        assert_eq!(twins.len(), 4, "the hands and the feet");
+        for &k in &twins {
+            table.brads_mut()[k].matrix.rot = rng.quat().to_mat3();
+        }
+        let mut alone: Vec<Mat3> = table.brads().iter().map(|b| b.matrix.rot).collect();
+        for frame in 0..10 {
+            let mut x: Vec<Vec3> = (0..16).map(|_| rng.point(1.0)).collect();
+            // Put one particle on another, or on the line of two others.
+            let mut pick = || (rng.next_u64() % 16) as usize;
+            match (trial + frame) % 3 {
+                0 => {
+                    let (i, j) = (pick(), pick());
+                    x[i] = x[j];
+                }
+                1 => {
+                    let (i, j, k) = (pick(), pick(), pick());
+                    x[i] = x[j] + (x[j] - x[k]);
+                }
+                _ => {}
+            }
+            for (b, last) in table.brads().iter().zip(alone.iter_mut()) {
+                *last = brad_rotation(&b.def, &x, last);
+            }
+            table.build(&x);
+            for (k, (b, want)) in table.brads().iter().zip(&alone).enumerate() {
+                assert_eq!(
+                    b.matrix.rot, *want,
+                    "trial {trial}, frame {frame}, brad {k}"
+                );
+                assert_eq!(b.matrix.trans, x[b.def.particle as usize]);
+            }
+            for &k in &twins {
+                let t = &table.brads()[table.brads()[k].twin as usize];
+                if x[t.def.a[1] as usize] == x[t.def.a[0] as usize] {
+                    degenerate += 1;
+                } else {
+                    regular += 1;
+                }
+            }
+        }
+    }
+    println!("twins: {regular} regular, {degenerate} with a zero A");
+    assert!(degenerate > 0 && regular > 0);
+}

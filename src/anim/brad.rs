@@ -122,6 +122,9 @@ pub struct Brad {
     pub def: BradDef,
     /// The most recently built joint matrix.
     pub matrix: Mat4x3,
+    /// An earlier brad whose rotation gives this one's ([`NO_TWIN`]: none;
+    /// see [`build_brads`]).
+    pub twin: u8,
 }
 
 /// The goal counts as parallel to A when its orthogonal part is below
@@ -203,16 +206,28 @@ fn least_aligned_axis(v: [i32; 3]) -> [i32; 3] {
 /// The rotation of one brad from particle positions `x`; `last` is the
 /// previous rotation (for the degenerate cases, see the module docs).
 pub fn brad_rotation(def: &BradDef, x: &[Vec3], last: &Mat3) -> Mat3 {
+    rotation(def, x, last).0
+}
+
+/// [`brad_rotation`], and whether it took the regular path (A not zero,
+/// the goal clear of A), on which a twin's rotation follows from it.
+#[inline(always)]
+fn rotation(def: &BradDef, x: &[Vec3], last: &Mat3) -> (Mat3, bool) {
     let a = pair(x, def.a);
     let goal = pair(x, def.b);
     let (ia, ib) = (def.axis_a.index(), def.axis_b.index());
+    let mut regular = true;
     let a_hat = match unit_fx1(a) {
         Some(u) => u,
-        None => signed(def.axis_a, last.cols[ia].raw()),
+        None => {
+            regular = false;
+            signed(def.axis_a, last.cols[ia].raw())
+        }
     };
     let c = match clear_normal(a_hat, goal) {
         Some(c) => c,
         None => {
+            regular = false;
             let last_b = signed(def.axis_b, last.cols[ib].raw());
             match clear_normal(a_hat, last_b) {
                 Some(c) => c,
@@ -225,6 +240,14 @@ pub fn brad_rotation(def: &BradDef, x: &[Vec3], last: &Mat3) -> Mat3 {
     };
     // Both unit and orthogonal: their cross product is unit to rounding.
     let b_hat = lower(cross(c, a_hat));
+    (columns(def, a_hat, b_hat), regular)
+}
+
+/// The rotation whose `def.axis_a` column is the unit A (`a_hat`) and
+/// whose `def.axis_b` column is the unit B (`b_hat`), each with its sign.
+#[inline(always)]
+fn columns(def: &BradDef, a_hat: [i32; 3], b_hat: [i32; 3]) -> Mat3 {
+    let (ia, ib) = (def.axis_a.index(), def.axis_b.index());
     let (col_a, col_b) = (signed(def.axis_a, a_hat), signed(def.axis_b, b_hat));
     // The remaining axis k = (k+1) x (k+2): x = y x z, y = z x x, z = x x y;
     // with A at k+1 and B at k+2 it is A x B, else B x A.
@@ -241,12 +264,67 @@ pub fn brad_rotation(def: &BradDef, x: &[Vec3], last: &Mat3) -> Mat3 {
     Mat3::from_cols(col(cols[0]), col(cols[1]), col(cols[2]))
 }
 
-/// Builds every brad's matrix from the particle positions `x` (m).
+/// The earlier brad whose rotation gives brad `k`'s, if any: the same
+/// goal pair and A along the same particles (either way round). A hand
+/// shares its forearm's line and goal, a foot its shin's.
+fn find_twin(defs: &[BradDef], k: usize) -> u8 {
+    let d = defs[k];
+    let reversed = [d.a[1], d.a[0]];
+    defs[..k]
+        .iter()
+        .position(|t| t.b == d.b && (t.a == d.a || t.a == reversed))
+        .map_or(NO_TWIN, |j| j as u8)
+}
+
+/// [`Brad::twin`] of a brad that has none.
+pub const NO_TWIN: u8 = u8::MAX;
+
+/// Brad `def`'s rotation from its twin's (`twin`, `twin_rot`), when the
+/// twin took the regular path (and so does `def`: its A is the twin's
+/// negated or not, its goal the same). The same bits as
+/// [`brad_rotation`]: A negated gives C negated and B unchanged, exactly
+/// (the roundings are symmetric), so only the third column is worked out.
+#[inline(always)]
+fn twin_rotation(def: &BradDef, twin: &BradDef, twin_rot: &Mat3) -> Mat3 {
+    let t = |axis: Axis| signed(axis, twin_rot.cols[axis.index()].raw());
+    let a_hat = if def.a == twin.a {
+        t(twin.axis_a)
+    } else {
+        t(twin.axis_a).map(|c| -c)
+    };
+    columns(def, a_hat, t(twin.axis_b))
+}
+
+/// Builds every brad's matrix from the particle positions `x` (m). A brad
+/// with a twin ([`Brad::twin`], which must come earlier) takes its
+/// rotation from it when the twin's was regular.
 #[inline(never)]
 pub fn build_brads(brads: &mut [Brad], x: &[Vec3]) {
-    for b in brads.iter_mut() {
-        let rot = brad_rotation(&b.def, x, &b.matrix.rot);
-        b.matrix = Mat4x3::new(rot, x[b.def.particle as usize]);
+    // Bit k: brad k took the regular path this frame.
+    let mut regular = 0u64;
+    for k in 0..brads.len() {
+        // By reference: a copy of each brad (68 bytes) cost 4 % of the
+        // brads (`make pcprofile PCPROFILE=animframe`).
+        let (done, rest) = brads.split_at_mut(k);
+        let b = &mut rest[0];
+        let j = b.twin as usize;
+        let rot = match done.get(j) {
+            Some(t) if j < 64 && regular >> j & 1 == 1 => {
+                if k < 64 {
+                    regular |= 1 << k;
+                }
+                twin_rotation(&b.def, &t.def, &t.matrix.rot)
+            }
+            _ => {
+                let (rot, r) = rotation(&b.def, x, &b.matrix.rot);
+                if k < 64 {
+                    regular |= (r as u64) << k;
+                }
+                rot
+            }
+        };
+        b.matrix.rot = rot;
+        b.matrix.trans = x[b.def.particle as usize];
     }
 }
 
@@ -279,9 +357,11 @@ impl<const N: usize> BradTable<N> {
             .brads
             .iter()
             .zip(def.bind)
-            .map(|(d, m)| Brad {
+            .enumerate()
+            .map(|(k, (d, m))| Brad {
                 def: *d,
                 matrix: *m,
+                twin: find_twin(def.brads, k),
             })
             .collect();
         BradTable { brads }

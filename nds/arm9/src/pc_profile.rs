@@ -6,6 +6,8 @@
 //! - ragdoll: the one-ragdoll arena drop, kicked every 2 s (the default;
 //!   its us per step is per awake step, as `ragdoll_step_us`);
 //! - motor: the powered ragdoll's push scenario (`motor_character_us`);
+//! - motorfull: the same scenario with the level of detail off, so that
+//!   every step is a full one (`motor_character_us.unfolded`);
 //! - pyramid: scene (b)'s ten-box pyramid in the room, a box shot out of
 //!   its bottom row every 4 s (`rigid::room::pyramid_shot`);
 //! - anim: sample, blend, expand, palette and brads of one character;
@@ -23,6 +25,7 @@ fn tick(mb: &mut Mailbox) {
 
 #[cfg(not(any(
     feature = "pc-profile-motor",
+    feature = "pc-profile-motorfull",
     feature = "pc-profile-pyramid",
     feature = "pc-profile-boxes",
     feature = "pc-profile-anim",
@@ -56,7 +59,7 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
     }
 }
 
-#[cfg(feature = "pc-profile-motor")]
+#[cfg(any(feature = "pc-profile-motor", feature = "pc-profile-motorfull"))]
 pub fn run(mb: &'static mut Mailbox) -> ! {
     use dsphys::fx::Vec3;
     use dsphys::rigid::characters::powered::{push, PoweredRagdoll, IDLE, PUSH_FRAME};
@@ -65,6 +68,10 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
     let r = CHARACTER.take().expect("taken once");
     loop {
         r.reset(Vec3::ZERO);
+        if cfg!(feature = "pc-profile-motorfull") {
+            r.lod = false;
+            r.set_strength(dsphys::fx::Fx1::ONE);
+        }
         for frame in 0..240u32 {
             if frame == PUSH_FRAME {
                 push(r);
