@@ -168,12 +168,17 @@ impl Body {
             return;
         }
         let m = &self.mat;
+        // `m_ik m_jk` (Q24, at most 2^24) is exact in an `i32`, so each
+        // term is one 32 x 32 multiply-accumulate: the same sum as the
+        // FX products, whose `i64 x i64` multiplies made this a third of
+        // the body's update (`make insn-mix INSN_FN=update_derived`).
         let entry = |i: usize, j: usize| -> Fx1 {
-            let mut s = Fx3::ZERO;
+            let mut s = 0i64;
             for (k, dk) in d.iter().enumerate() {
-                s += m.at(i, k) * *dk * m.at(j, k);
+                let mm = m.at(i, k).raw() * m.at(j, k).raw();
+                s += mm as i64 * dk.raw() as i64;
             }
-            s.lower_to_fx1()
+            Fx3::from_raw(s).lower_to_fx1()
         };
         let (a, b, c) = (entry(0, 0), entry(1, 1), entry(2, 2));
         let (ab, ac, bc) = (entry(0, 1), entry(0, 2), entry(1, 2));
