@@ -122,7 +122,7 @@ bench: bench-roms venv melonds
 ## make pcprofile ---------------------------------------------------------
 # Where one ragdoll's frame spends its cycles, function by function: the PC
 # of the ARM9 sampled once per emulated frame in DeSmuME (nds/runner/pcprofile.py).
-# PCPROFILE picks the workload: ragdoll (default), motor, pyramid, boxes, anim or animframe
+# PCPROFILE picks the workload: ragdoll (default), motor, motorfull (every step a full one), pyramid, boxes, anim or animframe
 # (the bench's anim_us.total alone).
 # A frame timeline of one scene from the ROM's own timers: trace.json
 # (Perfetto, speedscope) and timeline.png in target/profile (one
