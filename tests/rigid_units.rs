@@ -559,8 +559,9 @@ struct Found {
 }
 
 /// The contacts in `rows`: every normal row (no friction link, `lo = 0`),
-/// after checking that two friction rows follow it, across the normal
-/// and naming it.
+/// after checking that exactly two tangent friction rows (across the
+/// normal) bound their impulse by its, alone or in a patch of three or
+/// more with a twist row about the normal.
 fn contacts<const R: usize>(rows: &Rows<R>) -> Vec<Found> {
     let rows = rows.as_slice();
     let mut out = Vec::new();
@@ -570,10 +571,34 @@ fn contacts<const R: usize>(rows: &Rows<R>) -> Vec<Found> {
         }
         assert_eq!(r.lo, Fx2::ZERO, "a contact only pushes");
         let n = f1(r.lin);
-        for f in &rows[i + 1..i + 3] {
-            assert_eq!(f.friction_of as usize, i);
+        let bounding: Vec<&Row> = rows
+            .iter()
+            .filter(|f| {
+                let first = f.friction_of as usize;
+                f.friction_of != NO_NORMAL
+                    && (first..first + f.normals.max(1) as usize).contains(&i)
+            })
+            .collect();
+        let (tangents, twists): (Vec<&Row>, Vec<&Row>) =
+            bounding.into_iter().partition(|f| f.lin != Vec3::ZERO);
+        assert_eq!(tangents.len(), 2, "row {i}");
+        for f in tangents {
             let t = f1(f.lin);
             assert!(dot(t, n).abs() < 2.0 * STEP && (norm(t) - 1.0).abs() < 2.0 * STEP);
+        }
+        let patch = rows.iter().any(|f| {
+            f.friction_of != NO_NORMAL && f.normals >= 3 && {
+                let first = f.friction_of as usize;
+                (first..first + f.normals as usize).contains(&i)
+            }
+        });
+        assert_eq!(
+            twists.len(),
+            patch as usize,
+            "row {i}: a twist row in a patch only"
+        );
+        for f in twists {
+            assert!(dot(f1(f.ang_b), n) > 1.0 - 2.0 * STEP && f.mu > Fx1::ZERO);
         }
         out.push(Found {
             normal: n,

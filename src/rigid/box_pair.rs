@@ -31,7 +31,7 @@ use crate::fx::power::saturate_i32;
 use crate::fx::{Fx1, Fx2, Vec3};
 
 use super::body::Body;
-use super::contact::{corner, push_contact, ContactSettings, Normal};
+use super::contact::{corner, ContactSettings, Normal, Patch};
 use super::row::Rows;
 
 /// A Q36 value rounded to Q24 (half up).
@@ -165,10 +165,11 @@ pub fn box_box<const R: usize>(
         half: q24h(hj),
     };
     let top_j = extent(bj, n).raise() + n.dot(bj.pos);
-    let mut count = corners_inside(rows, bodies, &view_i, (j, i), 0, &normal, mu, s, |p| {
+    let mut patch = Patch::new(j, i, normal, mu);
+    corners_inside(rows, bodies, &view_i, &mut patch, 0, s, |p| {
         (top_j - n.dot(p)).lower()
     });
-    if count < 4 {
+    if patch.len() < 4 {
         // j's corners in i's frame (j's axis k in i's frame is row k of
         // `c`); a corner inside i has its depth above i's bottom along `n`.
         let view_j = View {
@@ -178,10 +179,12 @@ pub fn box_box<const R: usize>(
             half: q24h(hi),
         };
         let bottom_i = n.dot(bi.pos) - extent(bi, n).raise();
-        count += corners_inside(rows, bodies, &view_j, (j, i), 8, &normal, mu, s, |p| {
+        corners_inside(rows, bodies, &view_j, &mut patch, 8, s, |p| {
             (n.dot(p) - bottom_i).lower()
         });
     }
+    let count = patch.len();
+    patch.finish(rows, bodies);
     count
 }
 
@@ -195,24 +198,20 @@ fn extent(b: &Body, axis: Vec3) -> Fx2 {
     e
 }
 
-/// Contacts of `view`'s corners that lie inside the other box (within the
-/// margin), as rows between `pair = (a, b)` with `normal.n` from `a` to
-/// `b`; `depth` gives a corner's penetration from its world point.
-#[allow(clippy::too_many_arguments)]
+/// Adds to `patch` the contacts of `view`'s corners that lie inside the
+/// other box (within the margin); `depth` gives a corner's penetration
+/// from its world point.
 fn corners_inside<const R: usize>(
     rows: &mut Rows<R>,
     bodies: &[Body],
     view: &View,
-    (a, b): (u8, u8),
+    patch: &mut Patch,
     side: u16,
-    normal: &Normal,
-    mu: Fx1,
     s: &ContactSettings,
     depth: impl Fn(Vec3<Fx2>) -> Fx2,
-) -> usize {
+) {
     let margin = (s.margin.raw() as i64) << 12;
     let half = view.corner_box.half;
-    let mut count = 0;
     for k in 0..8 {
         let c = view.corner(k);
         if !view.inside(&c, margin) {
@@ -227,8 +226,6 @@ fn corners_inside<const R: usize>(
         if dep <= -s.margin.raise() {
             continue;
         }
-        push_contact(rows, bodies, a, b, p, normal, dep, mu, s, side | k as u16);
-        count += 1;
+        patch.add(rows, bodies, p, dep, s, side | k as u16);
     }
-    count
 }

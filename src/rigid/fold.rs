@@ -38,8 +38,9 @@ use super::joint::{frame, Joint, JointKind};
 use super::world::{Phase, World};
 use super::{clamp_vec, mul_dt, vec_mul_dt, MAX_SPEED, MAX_SPIN};
 
-/// The most rows a folded step takes (a standing figure has 24: four
-/// corners of each foot, a normal and two friction rows each).
+/// The most rows a folded step takes (a standing figure has 14: four
+/// corners of each foot, a normal row each, and each foot's patch of two
+/// tangent rows and a twist).
 pub const FOLDED_ROWS: usize = 64;
 
 /// The speeds beyond which a folded figure must unfold.

@@ -105,9 +105,11 @@ pub struct Prepared {
     left: [u8; 2],
     right: [u8; 2],
     flags: u8,
-    /// Explicit padding: with no undefined bytes, [`Prepared::BLANK`] is
-    /// all zeros and a buffer of it is cleared with a memset.
-    _pad: u8,
+    /// A friction row's count of normal rows from `normal` on (a contact
+    /// patch), at least 1. With it the struct has no padding, so
+    /// [`Prepared::BLANK`] is all zeros and a buffer of it is cleared
+    /// with a memset.
+    normals: u8,
     /// Target `J v` (Q24).
     target: i32,
     /// Effective mass (Q24).
@@ -133,7 +135,7 @@ impl Prepared {
         left: [0; 2],
         right: [0; 2],
         flags: 0,
-        _pad: 0,
+        normals: 0,
         target: 0,
         m_eff: 0,
         lambda: 0,
@@ -294,6 +296,7 @@ impl Prepared {
         }
         p.target = saturate_i32(row.target.raw());
         p.normal = row.friction_of;
+        p.normals = row.normals.max(1);
         if row.friction_of == NO_NORMAL {
             p.lo = to_q20(row.lo);
             p.hi = to_q20(row.hi);
@@ -554,13 +557,14 @@ fn add3(v: &mut [i32], m: &[i16], dd: i32) {
     }
 }
 
-/// One projected Gauss-Seidel update of row `r`; `normal` is the impulse
-/// of the normal row for a friction row (Q20).
+/// One projected Gauss-Seidel update of row `r`; `normal` is the sum of
+/// the impulses of its normal rows for a friction row (Q20).
 #[inline(always)]
-fn update(r: &mut Prepared, vel: &mut [Vel; SLOTS], normal: i32) {
+fn update(r: &mut Prepared, vel: &mut [Vel; SLOTS], normal: i64) {
     let (lo, hi) = if r.normal != NO_NORMAL {
-        // mu (Q12, below 8) times an impulse below 2^30.
-        let limit = ((normal as i64 * r.lo as i64) >> 12).clamp(0, LAMBDA_MAX as i64) as i32;
+        // mu (Q12, below 8 = 2^15) times at most 255 impulses below 2^30:
+        // below 2^53.
+        let limit = ((normal * r.lo as i64) >> 12).clamp(0, LAMBDA_MAX as i64) as i32;
         (-limit, limit)
     } else {
         (r.lo, r.hi)
@@ -610,6 +614,15 @@ fn apply(r: &Prepared, vel: &mut [Vel; SLOTS], delta: i32) {
     }
 }
 
+/// The summed impulses (Q20) of the `count` normal rows from `first` on
+/// (rows beyond the buffer count as zero).
+#[inline(always)]
+fn normal_sum(rows: &[Prepared], first: usize, count: usize) -> i64 {
+    let end = rows.len().min(first.saturating_add(count));
+    rows.get(first..end)
+        .map_or(0, |s| s.iter().map(|r| r.lambda as i64).sum())
+}
+
 /// The Gauss-Seidel sweeps: the solver's inner loop.
 #[inline(never)]
 pub fn sweep(rows: &mut [Prepared], vel: &mut [Vel; SLOTS], iterations: u8) {
@@ -617,7 +630,7 @@ pub fn sweep(rows: &mut [Prepared], vel: &mut [Vel; SLOTS], iterations: u8) {
         for i in 0..rows.len() {
             let normal = match rows[i].normal {
                 NO_NORMAL => 0,
-                n => rows.get(n as usize).map_or(0, |r| r.lambda),
+                n => normal_sum(rows, n as usize, rows[i].normals as usize),
             };
             update(&mut rows[i], vel, normal);
         }

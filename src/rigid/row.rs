@@ -10,7 +10,8 @@
 //!
 //! and its impulse `lambda` changes velocities by `M^-1 J^T lambda`.
 //! Contacts and limits have `lo = 0`; motors `+-tau_max dt`; friction
-//! `+-mu lambda_normal` (`friction_of` names the normal row).
+//! `+-mu lambda_normal` (`friction_of` names the normal row, `normals`
+//! how many from it on a contact patch sums).
 //!
 //! # Limits
 //! A buffer holds at most `R <= 65535` rows (indices are `u16`; a
@@ -81,8 +82,12 @@ pub struct Row {
     pub lo: Fx2,
     /// Upper impulse bound.
     pub hi: Fx2,
-    /// For a friction row, the index of its normal row, else [`NO_NORMAL`].
+    /// For a friction row, the index of its first normal row, else
+    /// [`NO_NORMAL`].
     pub friction_of: u16,
+    /// For a friction row, how many normal rows from `friction_of` on
+    /// bound it (their impulses summed: a contact patch); 0 counts as 1.
+    pub normals: u8,
     /// Friction coefficient (friction rows only).
     pub mu: Fx1,
     /// The accumulated impulse (after a solve: its result, Q20 precision).
@@ -104,6 +109,7 @@ impl Row {
         lo: Fx2::ZERO,
         hi: Fx2::ZERO,
         friction_of: 0,
+        normals: 0,
         mu: Fx1::ZERO,
         lambda: Fx2::ZERO,
         key: 0,

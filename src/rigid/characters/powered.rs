@@ -398,7 +398,7 @@ pub const FOLD_SPIN: Fx1 = fx!(0.4);
 /// sleeps: its contacts are no longer solved and only the members its
 /// pose moves (arms and head under [`IDLE`]) are placed. Folded, the
 /// composite rocks on its feet at 0.01-0.06 m/s and rad/s (the feet's
-/// 24 contact rows at 4 sweeps); asleep, it stands still.
+/// 14 contact rows at 4 sweeps); asleep, it stands still.
 pub const UNFOLD: Limits = Limits {
     speed: fx!(0.3),
     spin: fx!(0.8),
@@ -406,7 +406,7 @@ pub const UNFOLD: Limits = Limits {
     rest_spin: fx!(0.08),
     rest_steps: 30,
 };
-/// Sweeps of a folded step: one body on its feet's 24 contact rows,
+/// Sweeps of a folded step: one body on its feet's 14 contact rows,
 /// warm-started (at 4 the bodies move about 2 mm in 5 s standing,
 /// 6 sweeps give 1 mm: `cargo test --test rigid_fold -- --nocapture`).
 pub const FOLDED_SWEEPS: u8 = 4;
