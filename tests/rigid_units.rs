@@ -928,3 +928,28 @@ fn derived_inertia_and_radius() {
     let p = Body::PLACEHOLDER;
     assert_eq!(p.radius, p.half.length());
 }
+
+#[test]
+fn the_ground_normal_is_the_one_normal_new_gives() {
+    use dsphys::rigid::contact::{Normal, GROUND_NORMAL};
+    assert_eq!(GROUND_NORMAL, Normal::new(Vec3::Y));
+}
+
+#[test]
+fn a_face_normal_has_a_right_handed_basis_of_the_other_axes() {
+    use dsphys::rigid::contact::Normal;
+    let axis = Vec3::new(Fx1::from_raw(2458), Fx1::ZERO, Fx1::from_raw(3277));
+    let m = Quat::from_axis_angle(axis, dsphys::fx::Angle::from_raw(0x1c00)).to_mat3();
+    for k in 0..3 {
+        for flip in [false, true] {
+            let f = Normal::of_face(&m.cols, k, flip);
+            let n = if flip { -m.cols[k] } else { m.cols[k] };
+            assert_eq!(f.n, n);
+            let c = f1(f.t1.cross(f.t2).lower());
+            assert!((c[0] - f1(n)[0]).abs() < 4.0 * STEP, "{k} {flip}");
+            assert!(dot(f1(f.t1), f1(n)).abs() < 4.0 * STEP);
+            assert!(dot(f1(f.t2), f1(n)).abs() < 4.0 * STEP);
+            assert!(dot(c, f1(n)) > 1.0 - 8.0 * STEP, "{k} {flip}");
+        }
+    }
+}

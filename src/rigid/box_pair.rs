@@ -142,13 +142,9 @@ pub fn box_box<const R: usize>(
     }
     // The normal, pointing from j to i.
     let (_, axis, flip) = best;
-    let world = if axis < 3 {
-        bi.mat.cols[axis]
-    } else {
-        bj.mat.cols[axis - 3]
-    };
-    let n = if flip { -world } else { world };
-    let normal = Normal::new(n);
+    let cols = if axis < 3 { &bi.mat.cols } else { &bj.mat.cols };
+    let normal = Normal::of_face(cols, axis % 3, flip);
+    let n = normal.n;
     let mu = bi.friction.min(bj.friction);
     let q24h = |h: [i32; 3]| h.map(|x| (x as i64) << 12);
     // Axes (each a row of `axes`, Q24) scaled by half extents `h` (Q12).

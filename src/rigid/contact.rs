@@ -99,7 +99,33 @@ impl Normal {
         let (t1, t2) = perpendicular_basis(n);
         Normal { n, t1, t2 }
     }
+
+    /// The face normal along column `k` of rotation `cols` (negated when
+    /// `flip`), with the other two columns as its friction basis, ordered
+    /// so that `t1 x t2 = n`: no square root or division, and the basis
+    /// turns with the face, so that a friction impulse warm-starts along
+    /// the same edges every step.
+    pub fn of_face(cols: &[Vec3; 3], k: usize, flip: bool) -> Normal {
+        let (n, u, v) = (cols[k % 3], cols[(k + 1) % 3], cols[(k + 2) % 3]);
+        if flip {
+            Normal {
+                n: -n,
+                t1: v,
+                t2: u,
+            }
+        } else {
+            Normal { n, t1: u, t2: v }
+        }
+    }
 }
+
+/// The ground plane's normal and friction basis, worked out once
+/// (`Normal::new(Vec3::Y)`, which `tests/rigid_units.rs` checks).
+pub const GROUND_NORMAL: Normal = Normal {
+    n: Vec3::Y,
+    t1: Vec3::Z,
+    t2: Vec3::X,
+};
 
 /// The normal row of a contact at world `point` where body `b` touches
 /// body `a` (either may be [`STATIC`]); `normal.n` points from `a` to `b`,
@@ -405,7 +431,12 @@ pub fn box_plane<const R: usize>(
     if centre > reach.raise() {
         return 0;
     }
-    let mut patch = Patch::new(STATIC, i, Normal::new(plane.normal), body.friction);
+    let normal = if plane.normal == Vec3::Y {
+        GROUND_NORMAL
+    } else {
+        Normal::new(plane.normal)
+    };
+    let mut patch = Patch::new(STATIC, i, normal, body.friction);
     for (k, c) in corners(body.half).into_iter().enumerate() {
         let p = body.world_point(c);
         let depth = -(plane.normal.dot(p) - Fx3::from(plane.offset)).lower();
