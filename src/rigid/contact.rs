@@ -274,7 +274,7 @@ impl Patch {
     }
 
     /// Pushes the normal row of a contact at world `point`, `depth > 0`
-    /// its penetration; `feature` (below [`PATCH_FEATURE`]) names it for
+    /// its penetration; `feature` (below 16, the patch's own) names it for
     /// the warm start.
     #[allow(clippy::too_many_arguments)]
     pub fn add<const R: usize>(
