@@ -352,7 +352,14 @@ def overrun_shown(emu: Emulator, rom: str) -> tuple[bool, str]:
             break
     if not red:
         return False, f"scene g: the frame's bar stayed green for {after} frames after an overrun"
-    run_frames(emu, REDRAW_FRAMES + 1)
+    # A full rotation of the console's rows in ROM frames, not VBlanks:
+    # while the rain overruns, a ROM frame spans two or more VBlanks, and
+    # REDRAW_FRAMES + 1 VBlanks missed the footer's redraw.
+    start = mailbox.read_header(emu.read).frame
+    for _ in range(8 * (REDRAW_FRAMES + 1)):
+        if mailbox.read_header(emu.read).frame - start > REDRAW_FRAMES:
+            break
+        emu.step()
     # The footer was drawn within the last redraw cycle: its count lies
     # between the first overrun's and now.
     footer = console_text.read_row(split_screens(emu.screenshot())[1], FOOTER_ROW, CONSOLE_BG)
