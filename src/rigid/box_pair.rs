@@ -161,10 +161,8 @@ pub fn box_box<const R: usize>(
         half: q24h(hj),
     };
     let top_j = extent(bj, n).raise() + n.dot(bj.pos);
-    let mut patch = Patch::new(j, i, normal, mu);
-    corners_inside(rows, bodies, &view_i, &mut patch, 0, s, |p| {
-        (top_j - n.dot(p)).lower()
-    });
+    let mut patch = Patch::new(j, i, normal, mu).on_face(axis);
+    corners_inside(&view_i, &mut patch, 0, s, |p| (top_j - n.dot(p)).lower());
     if patch.len() < 4 {
         // j's corners in i's frame (j's axis k in i's frame is row k of
         // `c`); a corner inside i has its depth above i's bottom along `n`.
@@ -175,13 +173,10 @@ pub fn box_box<const R: usize>(
             half: q24h(hi),
         };
         let bottom_i = n.dot(bi.pos) - extent(bi, n).raise();
-        corners_inside(rows, bodies, &view_j, &mut patch, 8, s, |p| {
-            (n.dot(p) - bottom_i).lower()
-        });
+        corners_inside(&view_j, &mut patch, 8, s, |p| (n.dot(p) - bottom_i).lower());
     }
-    let count = patch.len();
-    patch.finish(rows, bodies);
-    count
+    patch.finish(rows, bodies, s);
+    patch.len()
 }
 
 /// Half the box's extent along unit `axis`: `sum h_m |col_m . axis|`.
@@ -197,9 +192,7 @@ fn extent(b: &Body, axis: Vec3) -> Fx2 {
 /// Adds to `patch` the contacts of `view`'s corners that lie inside the
 /// other box (within the margin); `depth` gives a corner's penetration
 /// from its world point.
-fn corners_inside<const R: usize>(
-    rows: &mut Rows<R>,
-    bodies: &[Body],
+fn corners_inside(
     view: &View,
     patch: &mut Patch,
     side: u16,
@@ -222,6 +215,6 @@ fn corners_inside<const R: usize>(
         if dep <= -s.margin.raise() {
             continue;
         }
-        patch.add(rows, bodies, p, dep, s, side | k as u16);
+        patch.add(p, dep, side | k as u16);
     }
 }

@@ -321,41 +321,46 @@ const BALANCE_KP: Fx1 = fx!(3.0);
 const BALANCE_KD: Fx1 = fx!(0.6);
 const BALANCE_MAX: Fx1 = fx!(0.5);
 
-/// The world settings: 12 sweeps over-relaxed by 1.15, and warm starts
-/// that keep 85 % of a contact's and 80 % of a joint's or motor's last
+/// The world settings: 10 sweeps over-relaxed by 1.15 (SOR), and warm
+/// starts that keep 90 % of a contact's and of a joint's or motor's last
 /// impulse. The two legs on the ground close a loop, so the joint rows
 /// are redundant; with full warm starts the internal force that no
-/// velocity shows grew step by step, the body swayed with growing
-/// amplitude and fell in 1-2 s whatever the sweep count (at 64 sweeps
-/// too). Plain Gauss-Seidel needed 16 sweeps to stand and recover from
-/// the push; over-relaxing every update by 1.15 (SOR) stands and
-/// recovers at 12, and at 11 (whose neighbours 1.1 and 1.2 do not, so
-/// 12 keeps a sweep of margin). The price: over a minute of pushes the
-/// worst joint drift is 9.4 cm, in a fall in the first 10 s, where 16
-/// plain sweeps gave 1.7 cm. Chosen by `cargo run --release --example
-/// powered_sweeps`, a grid of sweeps 8-16, relaxation 1.0-1.2 and four
-/// warm-start pairs, which `tests/rigid_powered.rs` keeps as a
-/// regression guard (`fewer_sweeps_or_other_warm_starts_fall_within_
-/// ten_seconds`). The balance, not the solver's accuracy, is what falls:
-/// with symmetric sweeps (stiffer: joint drift 2.3 cm instead of 8 cm
-/// over a minute of pushes) it falls at every count (`docs/experiments/`,
-/// `docs/rigid-solver.md`).
+/// velocity shows grows step by step, the body sways with growing
+/// amplitude and falls in 1-2 s whatever the sweep count.
+///
+/// Since the feet's contacts share their friction as patches
+/// ([`crate::rigid::contact::Patch`]), the solver alone (level of
+/// detail off) stands 10 s at 8 to 12 sweeps with these warm starts and
+/// relaxation, and falls at 7 and below with every warm-start pair
+/// tried, relaxed or not; 10 keeps two sweeps of margin. Plain
+/// Gauss-Seidel with these warm starts stands at 10 to 12 but falls at 8
+/// and 9. Before the patches it needed 12 sweeps over-relaxed by 1.15
+/// (plain Gauss-Seidel: 16). `cargo run --release --example
+/// powered_solver_alone` prints that grid and `cargo run --release
+/// --example powered_sweeps` the push recovery and joint drift of each
+/// setting; `tests/rigid_powered.rs` keeps the verdicts as a regression
+/// guard (`fewer_sweeps_fall_within_ten_seconds`). The balance, not the
+/// solver's accuracy, is what falls: with symmetric sweeps (stiffer) it
+/// fell at every count (`docs/experiments/`, `docs/rigid-solver.md`).
 pub const SETTINGS: Settings = Settings {
-    iterations: 12,
+    iterations: SWEEPS,
     relaxation: fx!(1.15),
     update_budget: UPDATE_BUDGET,
-    contact_warm: fx!(0.85),
-    joint_warm: fx!(0.8),
+    contact_warm: fx!(0.9),
+    joint_warm: fx!(0.9),
     ..Settings::DEFAULT
 };
 
-/// The solver's work per step (row updates, preparations included): 12
-/// sweeps of the 86 rows of the standing figure (72 joint and motor
+/// Sweeps of a full step ([`SETTINGS`]).
+pub const SWEEPS: u8 = 10;
+
+/// The solver's work per step (row updates, preparations included):
+/// [`SWEEPS`] sweeps of the 86 rows of the standing figure (72 joint and motor
 /// rows, 7 contact rows a foot). Lying on the ground it has more rows
 /// and runs fewer sweeps (at least 4);
 /// `cargo run --release --example powered_budget` prints what that
 /// costs in joint drift after a head strike.
-pub const UPDATE_BUDGET: u16 = 86 * (12 + PREPARE_UPDATES as u16);
+pub const UPDATE_BUDGET: u16 = 86 * (SWEEPS as u16 + PREPARE_UPDATES as u16);
 
 /// The character in its world (a ground plane).
 #[derive(Clone, Debug)]
