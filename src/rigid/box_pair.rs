@@ -161,7 +161,8 @@ pub fn box_box<const R: usize>(
         half: q24h(hj),
     };
     let top_j = extent(bj, n).raise() + n.dot(bj.pos);
-    let mut patch = Patch::new(j, i, normal, mu).on_face(axis);
+    let mut patch = Patch::new(j, i, normal, mu);
+    patch.set_face(axis);
     corners_inside(&view_i, &mut patch, 0, s, |p| (top_j - n.dot(p)).lower());
     if patch.len() < 4 {
         // j's corners in i's frame (j's axis k in i's frame is row k of
