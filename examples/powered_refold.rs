@@ -1,0 +1,40 @@
+//! The bench's push scenario (`motor_character_us`): standing, pushed at
+//! frame 20 (30 N s at the chest), 240 frames. Prints every 10th frame's
+//! head height, pose error and whether it is folded, then how many
+//! frames were folded and resting, as `make bench` counts them.
+//!
+//!     cargo run --release --example powered_refold
+
+use dsphys::fx::Vec3;
+use dsphys::rigid::characters::powered::{part, push, PoweredRagdoll, PUSH_FRAME};
+
+fn main() {
+    let mut r = PoweredRagdoll::new(Vec3::ZERO);
+    let (mut folded, mut resting) = (0, 0);
+    for f in 0..240u32 {
+        if f == PUSH_FRAME {
+            push(&mut r);
+        }
+        r.step();
+        folded += r.is_folded() as u32;
+        resting += r.is_resting() as u32;
+        if f % 10 == 0 {
+            let b = r.bodies();
+            let spin = |i: usize| b[i].spin.lower().length().to_f64();
+            let (pelvis, chest) = (spin(part::PELVIS as usize), spin(part::CHEST as usize));
+            let foot = b[part::FOOT_L as usize]
+                .spin
+                .lower()
+                .to_array()
+                .map(|c| c.to_f64());
+            let touching = dsphys::rigid::contact::touching(r.world.rows.as_slice());
+            println!(
+                "frame {f:3}: head {:.3} m, pose error {:.4} rad, spin pelvis {pelvis:.2} chest {chest:.2} rad/s, touching {touching:#x}, foot spin {foot:.2?}, folded {}",
+                r.head().position().y.to_f64(),
+                r.pose_error().to_f64(),
+                r.is_folded()
+            );
+        }
+    }
+    println!("folded {folded} of 240 frames, resting {resting}");
+}
