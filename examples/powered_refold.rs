@@ -1,7 +1,8 @@
 //! The bench's push scenario (`motor_character_us`): standing, pushed at
 //! frame 20 (30 N s at the chest), 240 frames. Prints every 10th frame's
-//! head height, pose error and whether it is folded, then how many
-//! frames were folded and resting, as `make bench` counts them.
+//! head height, pose error, pelvis and chest spin and whether it is
+//! folded, then how many frames were folded and resting, as `make bench`
+//! counts them.
 //!
 //!     cargo run --release --example powered_refold
 
@@ -22,14 +23,8 @@ fn main() {
             let b = r.bodies();
             let spin = |i: usize| b[i].spin.lower().length().to_f64();
             let (pelvis, chest) = (spin(part::PELVIS as usize), spin(part::CHEST as usize));
-            let foot = b[part::FOOT_L as usize]
-                .spin
-                .lower()
-                .to_array()
-                .map(|c| c.to_f64());
-            let touching = dsphys::rigid::contact::touching(r.world.rows.as_slice());
             println!(
-                "frame {f:3}: head {:.3} m, pose error {:.4} rad, spin pelvis {pelvis:.2} chest {chest:.2} rad/s, touching {touching:#x}, foot spin {foot:.2?}, folded {}",
+                "frame {f:3}: head {:.3} m, pose error {:.4} rad, spin pelvis {pelvis:.2} chest {chest:.2} rad/s, folded {}",
                 r.head().position().y.to_f64(),
                 r.pose_error().to_f64(),
                 r.is_folded()

@@ -186,20 +186,17 @@ fn it_stands_for_ten_seconds() {
 #[test]
 fn fewer_sweeps_fall_within_ten_seconds() {
     use dsphys::rigid::characters::powered::SETTINGS;
+    use dsphys::rigid::Settings;
     let fx = |x: f64| Fx1::from_raw((x * 4096.0).round() as i32);
     let fell = |sweeps: u8, omega: Fx1, contact: f64, joint: f64| {
-        let mut r = PoweredRagdoll::new(Vec3::ZERO);
-        r.lod = false;
-        r.world.settings = SETTINGS;
-        r.world.settings.iterations = sweeps;
-        r.world.settings.relaxation = omega;
-        r.world.settings.contact_warm = fx(contact);
-        r.world.settings.joint_warm = fx(joint);
-        let floor = r.head().position().y.mul_lower(fx(0.9));
-        let fell = (0..600).find(|_| {
-            r.step();
-            r.head().position().y < floor
-        });
+        let settings = Settings {
+            iterations: sweeps,
+            relaxation: omega,
+            contact_warm: fx(contact),
+            joint_warm: fx(joint),
+            ..SETTINGS
+        };
+        let fell = powered::first_fall(settings, 600);
         let w = omega.to_f64();
         println!("{sweeps:2} sweeps x {w:.2}, warm {contact} / {joint}: fell at frame {fell:?}");
         fell

@@ -210,46 +210,34 @@ const PATCH_POINTS: usize = 12;
 /// The fewest points whose friction a patch shares.
 const PATCH_MIN: usize = 3;
 
-/// Sums of points relative to a patch's first point: their centre and
-/// root-mean-square distance from it.
-#[derive(Clone, Copy, Default)]
-struct Spread {
-    count: i64,
-    /// Sums of `d` (FX1 raw) and `|d|^2` (Q24).
-    sum: [i64; 3],
-    square: i64,
-}
-
-/// Largest in-patch offset kept, FX1 raw (8 m): `|d|^2 < 2^32`, and 16
-/// points' sums far within `i64`.
+/// Largest in-patch offset kept, FX1 raw (8 m): `|d|^2 < 2^32`, and the
+/// sums over a patch's 12 points far within `i64`.
 const PATCH_REACH: i32 = 1 << 15;
 
-impl Spread {
-    /// Adds offset `d` (FX1 raw, within [`PATCH_REACH`]).
-    fn add(&mut self, d: [i64; 3]) {
-        self.count += 1;
-        for (s, c) in self.sum.iter_mut().zip(d) {
-            *s += c;
+/// The centre of `points` as an offset from the first (FX1), and their
+/// root-mean-square distance from it (FX1). The DS's divider, not 64-bit
+/// division in software. `points` is not empty.
+fn centre_and_radius(points: &[Contact]) -> (Vec3, Fx1) {
+    let origin = points[0].point;
+    let (mut sum, mut square) = ([0i64; 3], 0i64);
+    for c in points {
+        let d = (c.point - origin)
+            .lower()
+            .raw()
+            .map(|x| x.clamp(-PATCH_REACH, PATCH_REACH) as i64);
+        for (s, x) in sum.iter_mut().zip(d) {
+            *s += x;
         }
-        self.square += d.iter().map(|c| c * c).sum::<i64>();
+        square += d.iter().map(|x| x * x).sum::<i64>();
     }
-
-    /// The centre (FX1 raw offsets) and the RMS distance from it (FX1),
-    /// or `None` with no point. The DS's divider, not 64-bit division in
-    /// software.
-    fn centre(&self) -> Option<(Vec3, Fx1)> {
-        if self.count <= 0 {
-            return None;
-        }
-        let n = self.count;
-        let mean = self.sum.map(|c| crate::divsqrt::div_auto(c, n));
-        // E|d|^2 - |E d|^2 (Q24; not negative up to the means' rounding).
-        let mean2: i64 = mean.iter().map(|c| c * c).sum();
-        let spread = crate::divsqrt::div_auto(self.square, n) - mean2;
-        let r = crate::divsqrt::sqrt_u64(spread.max(0) as u64) as i32;
-        let c = Vec3::new(mean[0] as i32, mean[1] as i32, mean[2] as i32).map(Fx1::from_raw);
-        Some((c, Fx1::from_raw(r)))
-    }
+    let n = points.len() as i64;
+    let mean = sum.map(|x| crate::divsqrt::div_auto(x, n));
+    // E|d|^2 - |E d|^2 (Q24; not negative up to the means' rounding).
+    let mean2: i64 = mean.iter().map(|x| x * x).sum();
+    let spread = crate::divsqrt::div_auto(square, n) - mean2;
+    let r = crate::divsqrt::sqrt_u64(spread.max(0) as u64) as i32;
+    let centre = Vec3::new(mean[0] as i32, mean[1] as i32, mean[2] as i32).map(Fx1::from_raw);
+    (centre, Fx1::from_raw(r))
 }
 
 /// The contacts that share one normal between one pair of bodies (a box
@@ -360,37 +348,37 @@ impl Patch {
             // Each point its own friction, bounded by its own normal,
             // after both normals.
             let first = rows.len() as u16;
-            for c in points {
-                let key = contact_key(c.feature);
-                push_normal(rows, bodies, self.pair, c, self.normal.n, s, key);
-            }
+            self.push_normals(rows, bodies, s);
             for (n, c) in (first..).zip(points) {
                 let key = contact_key(c.feature);
                 self.push_friction(rows, bodies, c.point, key, n, 1);
             }
             return;
         }
-        let origin = points[0].point;
-        let mut spread = Spread::default();
-        for c in points {
-            let d = (c.point - origin).lower().raw();
-            spread.add(d.map(|x| x.clamp(-PATCH_REACH, PATCH_REACH) as i64));
-        }
-        let Some((centre, r)) = spread.centre() else {
-            return;
-        };
+        let (centre, r) = centre_and_radius(points);
         // The normal rows follow the three friction rows.
         let first = (rows.len() + 3).min(u16::MAX as usize) as u16;
         let count = points.len() as u8;
         let key = contact_key(PATCH_FEATURE + self.face as u16);
-        self.push_friction(rows, bodies, origin + centre.raise(), key, first, count);
+        let point = points[0].point + centre.raise();
+        self.push_friction(rows, bodies, point, key, first, count);
         let (a, b) = self.pair;
         let mut twist = Row::angular(a, b, self.normal.n, Fx2::ZERO).keyed(key | 3);
         twist.friction_of = first;
         twist.normals = count;
         twist.mu = self.mu.mul_lower(r);
         rows.push(twist);
-        for c in points {
+        self.push_normals(rows, bodies, s);
+    }
+
+    /// A normal row for each point, in order.
+    fn push_normals<const R: usize>(
+        &self,
+        rows: &mut Rows<R>,
+        bodies: &[Body],
+        s: &ContactSettings,
+    ) {
+        for c in &self.points[..self.count as usize] {
             let key = contact_key(c.feature);
             push_normal(rows, bodies, self.pair, c, self.normal.n, s, key);
         }

@@ -408,7 +408,8 @@ pub const FOLD_SPIN: Fx1 = fx!(0.4);
 /// sleeps: its contacts are no longer solved and only the members its
 /// pose moves (arms and head under [`IDLE`]) are placed. Folded, the
 /// composite rocks on its feet at 0.01-0.06 m/s and rad/s (the feet's
-/// 14 contact rows at 4 sweeps); asleep, it stands still.
+/// 14 contact rows at [`FOLDED_SWEEPS`] sweeps); asleep, it stands
+/// still.
 pub const UNFOLD: Limits = Limits {
     speed: fx!(0.3),
     spin: fx!(0.8),
@@ -702,6 +703,21 @@ pub fn minute_of_pushes(
         r.step();
         each(r, f);
     }
+}
+
+/// The frame within `frames` at which the figure, standing in a world
+/// with `settings` and its level of detail off (the solver alone, every
+/// step a full one), falls: its head below 90 % of its standing height.
+/// `None` if it stands.
+pub fn first_fall(settings: Settings, frames: u32) -> Option<u32> {
+    let mut r = PoweredRagdoll::new(Vec3::ZERO);
+    r.lod = false;
+    r.world.settings = settings;
+    let floor = r.head().position().y.mul_lower(fx!(0.9));
+    (0..frames).find(|_| {
+        r.step();
+        r.head().position().y < floor
+    })
 }
 
 /// The frame at which the scenario pushes.
