@@ -158,7 +158,7 @@ insn-mix: rom venv
 # The stress gate: each scene's worst frame of work after a scripted
 # disturbance (nds/runner/stress.py) within STRESS_BUDGET_US, in
 # $(EMULATORS). `make test` gates the scenes that fit the frame today,
-# one list per emulator. (b) fits DeSmuME's frame by about 120 us (the
+# one list per emulator. (b) fits DeSmuME's frame by about 480 us (the
 # same ROM built in another directory once moved a figure by 19 us); (c)
 # overruns in both until the rigid solver is faster (docs/performance.md, stress
 # table), and (g)'s rain stops at its first overrun by design, so its
