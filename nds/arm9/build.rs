@@ -25,15 +25,20 @@ fn main() {
     let out_dir = std::path::PathBuf::from(std::env::var("OUT_DIR").unwrap());
     if std::env::var_os("CARGO_FEATURE_HOT_CODE_IN_MAIN_RAM").is_some() {
         // The same map without the rules that pull engine code into ITCM:
-        // everything between the two markers.
         let text = std::fs::read_to_string(&script).expect("read linker.ld");
-        let marker = |m: &str| {
-            text.find(m)
-                .unwrap_or_else(|| panic!("linker.ld has no `{m}` marker"))
-        };
-        let begin = marker("/* PHYSICS-ITCM-BEGIN */");
-        let end = marker("/* PHYSICS-ITCM-END */");
-        let stripped = format!("{}{}", &text[..begin], &text[end..]);
+        // everything between each pair of markers.
+        let (begin, end) = ("/* PHYSICS-ITCM-BEGIN */", "/* PHYSICS-ITCM-END */");
+        assert!(text.contains(begin), "linker.ld has no `{begin}` marker");
+        let mut stripped = String::new();
+        let mut rest = text.as_str();
+        while let Some(b) = rest.find(begin) {
+            let e = rest[b..]
+                .find(end)
+                .unwrap_or_else(|| panic!("linker.ld: `{begin}` without `{end}`"));
+            stripped.push_str(&rest[..b]);
+            rest = &rest[b + e..];
+        }
+        stripped.push_str(rest);
         let flat = out_dir.join("linker-main-ram.ld");
         std::fs::write(&flat, stripped).expect("write linker-main-ram.ld");
         println!("cargo:rustc-link-arg-bins=-T{}", flat.display());

@@ -32,6 +32,7 @@ fn tick(mb: &mut Mailbox) {
     feature = "pc-profile-animframe"
 )))]
 pub fn run(mb: &'static mut Mailbox) -> ! {
+    crate::hw::itcm::verlet();
     use dsphys::verlet::{Ragdoll, WorldContacts};
     struct Workload {
         ragdoll: Ragdoll,
@@ -61,6 +62,7 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
 
 #[cfg(any(feature = "pc-profile-motor", feature = "pc-profile-motorfull"))]
 pub fn run(mb: &'static mut Mailbox) -> ! {
+    crate::hw::itcm::rigid();
     use dsphys::fx::Vec3;
     use dsphys::rigid::characters::powered::{push, PoweredRagdoll, IDLE, PUSH_FRAME};
     /// About 40 KB (the row buffer): a static, never the DTCM stack.
@@ -84,6 +86,7 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
 
 #[cfg(feature = "pc-profile-pyramid")]
 pub fn run(mb: &'static mut Mailbox) -> ! {
+    crate::hw::itcm::rigid();
     use dsphys::rigid::room::{pyramid, pyramid_shot, PyramidWorld, SHOT_EVERY};
     /// About 40 KB (the row buffer): a static, never the DTCM stack.
     static WORLD: TakeOnce<PyramidWorld> =
@@ -103,6 +106,7 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
 /// `rigid_scene_us.box_of_boxes_moving`): 180 frames, again and again.
 #[cfg(feature = "pc-profile-boxes")]
 pub fn run(mb: &'static mut Mailbox) -> ! {
+    crate::hw::itcm::rigid();
     use dsphys::rigid::room;
     static WORLD: TakeOnce<room::BoxWorld> =
         TakeOnce::new(room::BoxWorld::empty(dsphys::rigid::Settings::DEFAULT));
@@ -119,6 +123,7 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
 
 #[cfg(feature = "pc-profile-anim")]
 pub fn run(mb: &'static mut Mailbox) -> ! {
+    crate::hw::itcm::verlet();
     use dsphys::anim::humanoid::{HUMANOID_RUN, HUMANOID_WALK};
     use dsphys::anim::workload::{character, tumbled_positions};
     use dsphys::anim::{blend_poses, sample_clip, Character, JointPose};
@@ -147,6 +152,7 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
 
 #[cfg(feature = "pc-profile-animframe")]
 pub fn run(mb: &'static mut Mailbox) -> ! {
+    crate::hw::itcm::verlet();
     use crate::render::skinned::{load_palette, PalettePose, MESH_JOINTS};
     use crate::render::GX_SHIFT;
     use dsphys::anim::gx_palette::all_local_words;

@@ -82,6 +82,7 @@ pub fn step_ragdoll_in_world(
     prof: &mut Profiler,
     ph: &PhysicsPhases,
 ) {
+    crate::hw::itcm::verlet();
     r.step_in_world_timed(
         settings,
         world,

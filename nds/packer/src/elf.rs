@@ -73,6 +73,9 @@ pub fn parse_elf(cpu: Cpu, data: &[u8]) -> std::result::Result<Binary, String> {
     }
     let binary = flatten(&mut segments)?;
     check_placement(cpu, &binary, header.e_entry(endian))?;
+    if cpu == Cpu::Arm9 {
+        crate::overlay::check(data)?;
+    }
     Ok(Binary {
         entry: header.e_entry(endian),
         ..binary

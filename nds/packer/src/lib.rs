@@ -10,6 +10,7 @@ pub mod header;
 pub mod layout;
 pub mod logo;
 pub mod mem;
+pub mod overlay;
 
 use std::path::Path;
 

@@ -38,6 +38,7 @@ static POSES: TakeOnce<[[JointPose; J]; 2]> = TakeOnce::new([[JointPose::IDENTIT
 /// out of line, so they are never on the stack together.
 #[inline(never)]
 pub fn figures(mb: &mut Mailbox) {
+    crate::hw::itcm::verlet();
     let x = tumbled_positions(TUMBLE_FRAMES);
     time_stages(mb, &x);
 }

@@ -89,6 +89,7 @@ fn spawn(i: usize, rd: &mut Ragdoll) {
 /// Drops a crowd of `n` and times every frame's physics.
 #[inline(never)]
 fn measure(crowd: &mut Crowd, n: usize) -> Drop {
+    crate::hw::itcm::verlet();
     let brad_def = &dsphys::anim::humanoid_brads::HUMANOID;
     for i in 0..n {
         spawn(i, Ragdoll::in_slot(&mut crowd.ragdolls[i]));

@@ -21,6 +21,7 @@ const FRAMES: u32 = 120;
 /// (float does not need it), so both do the same work.
 #[inline(never)]
 fn fixed_cycles(r: &mut Ragdoll) -> u64 {
+    crate::hw::itcm::verlet();
     r.conserve_momentum = false;
     let s = Settings::DEFAULT;
     let mut total = 0u64;

@@ -29,6 +29,7 @@ const KEYS: [&str; 5] = [
 
 #[inline(never)]
 pub fn figures(mb: &mut Mailbox) {
+    crate::hw::itcm::rigid();
     let r = CHARACTER.take().expect("motor bench character taken once");
     r.reset(Vec3::ZERO);
     let mut phases = [0u64; 5];

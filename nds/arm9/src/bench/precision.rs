@@ -23,6 +23,7 @@ const SWEEPS: u32 = 2000;
 /// sweep (`precision.us_per_sweep`).
 #[inline(never)]
 pub fn figures(mb: &mut Mailbox) {
+    crate::hw::itcm::verlet();
     let t0 = timer::cycles();
     let r = precision_benchmark(SWEEPS, SEED);
     let cycles = timer::cycles().wrapping_sub(t0);

@@ -107,12 +107,14 @@ fn record_pair(mb: &mut Mailbox, key: &str, worst_key: &str, (avg, worst): (u32,
 /// One step of a box scene, its phases marked; returns its rows (they
 /// stay in the list until the next step begins).
 fn step_counting_rows(w: &mut BoxWorld, mark: &mut dyn FnMut(Phase)) -> usize {
+    crate::hw::itcm::rigid();
     w.step_marked(&mut |phase| mark(phase));
     w.rows_and_bodies().0.len()
 }
 
 #[inline(never)]
 pub fn figures(mb: &mut Mailbox) {
+    crate::hw::itcm::rigid();
     let w = BOXES.take().expect("rigid scene world taken once");
     pyramid(w);
     for f in 0..SHOT_FRAME {

@@ -25,6 +25,7 @@ static CROWD: TakeOnce<[Option<Ragdoll>; SOAK_RAGDOLLS]> =
 /// energy when the impulses stopped), and the counts behind them.
 #[inline(never)]
 pub fn figures(mb: &mut Mailbox) {
+    crate::hw::itcm::verlet();
     // black_box: the runner writes this word from outside the program.
     let asked = core::hint::black_box(&mb.header.host_command)[0];
     let frames = if asked == 0 { DEFAULT_FRAMES } else { asked };

@@ -47,6 +47,7 @@ pub fn step(sim: &mut Sim, p: &mut Profiler, ph: &RigidPhases) {
         // stands (seed 002's level of detail), which a bare world step
         // would bypass. Its control is timed with the joint rows.
         Rigid::Powered => p.time(ph.rigid, |p| {
+            crate::hw::itcm::rigid();
             p.begin(ph.joints);
             sim.powered.step_marked(&IDLE, &mut |phase| match phase {
                 Phase::Control => {}
@@ -74,6 +75,7 @@ fn step_world<const B: usize, const J: usize, const R: usize>(
     p: &mut Profiler,
     ph: &RigidPhases,
 ) {
+    crate::hw::itcm::rigid();
     p.time(ph.joints, |_| {
         w.begin_step();
         w.push_joint_rows();

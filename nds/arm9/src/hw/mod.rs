@@ -6,6 +6,7 @@ pub mod exit;
 pub mod gx;
 pub mod gx_dma;
 pub mod irq;
+pub mod itcm;
 pub mod keys;
 pub mod lid;
 pub mod mailbox;

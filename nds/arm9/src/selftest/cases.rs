@@ -85,6 +85,7 @@ fn ok(d: Detail) -> Outcome {
 /// The default ragdoll thrown into the room for 600 frames (integrate,
 /// relax, collide), hashed on the DS against the host's hash.
 fn ragdoll_drop_hash(_: &mut Mailbox) -> Outcome {
+    crate::hw::itcm::verlet();
     let (frames, want) = host::RAGDOLL_DROP;
     let got = dsphys::scenario::ragdoll_drop_hash(frames);
     check!(got == want, "DS {:#010x} host {:#010x}", got, want);
@@ -95,6 +96,7 @@ fn ragdoll_drop_hash(_: &mut Mailbox) -> Outcome {
 /// from OBJ at build time) for 600 frames: k-d tree broad phase, swept
 /// spheres, sleeping; the hash must equal the host's.
 fn stairs_drop_hash(_: &mut Mailbox) -> Outcome {
+    crate::hw::itcm::verlet();
     let (frames, want) = host::STAIRS_DROP;
     let got = dsphys::scenario::world_drop_hash(
         &crate::worlds::STAIRS,
@@ -120,6 +122,7 @@ static CROWD: crate::hw::once::TakeOnce<Crowd> = crate::hw::once::TakeOnce::new(
 /// Four ragdolls falling into a pile (ragdoll-vs-ragdoll contacts).
 #[inline(never)]
 fn crowd_drop_hash(_: &mut Mailbox) -> Outcome {
+    crate::hw::itcm::verlet();
     let (frames, want) = host::CROWD_DROP;
     let c = CROWD.take().expect("crowd taken once");
     let got = dsphys::scenario::crowd_drop_hash(
@@ -378,7 +381,16 @@ fn memory_setup(_: &mut Mailbox) -> Outcome {
         "ITCM code at {:#x}",
         f
     );
-    // linker.ld moves the engine's per-frame loops into ITCM by name.
+    // linker.ld moves the engine's per-frame loops into ITCM by name, in
+    // two overlays that take turns (hw/itcm.rs).
+    crate::hw::itcm::rigid();
+    let sweep = dsphys::rigid::kernel::sweep as *const () as usize as u32;
+    check!(
+        (0x01FF_8000..0x0200_0000).contains(&sweep),
+        "rigid sweep at {:#x}, not ITCM",
+        sweep
+    );
+    crate::hw::itcm::verlet();
     let relax = dsphys::verlet::Constraints::<40>::relax::<16> as *const () as usize as u32;
     check!(
         (0x01FF_8000..0x0200_0000).contains(&relax),
@@ -410,6 +422,7 @@ fn memory_setup(_: &mut Mailbox) -> Outcome {
 /// (`gx_palette::palette_ops`; STORE/RESTORE copies, one floor per
 /// product).
 fn gx_palette_matches_model(_: &mut Mailbox) -> Outcome {
+    crate::hw::itcm::verlet();
     // The ragdoll and the 4 KB character in separate frames (the stack).
     let x = dsphys::anim::workload::tumbled_positions(40);
     gx_palette_of(&x)

@@ -29,6 +29,7 @@ static BOXES: TakeOnce<BoxWorld> = TakeOnce::new(BoxWorld::empty(Settings::DEFAU
 
 /// The powered ragdoll standing, pushed (30 N s) at frame 20, reeling.
 pub fn powered_push_hash(_: &mut Mailbox) -> Outcome {
+    crate::hw::itcm::rigid();
     let (frames, want) = host::POWERED_PUSH;
     let r = POWERED.take().ok_or(text!(48; "ragdoll taken twice"))?;
     compare_hash(frames, push_and_recover_in(r, frames), want)
@@ -37,6 +38,7 @@ pub fn powered_push_hash(_: &mut Mailbox) -> Outcome {
 /// The pyramid settling, asleep, shot at frame 60, tumbling; then the
 /// box of boxes, asleep, shot awake.
 pub fn box_scenes_shot_hash(_: &mut Mailbox) -> Outcome {
+    crate::hw::itcm::rigid();
     let (frames, want) = host::PYRAMID_SHOT;
     let w = BOXES.take().ok_or(text!(48; "box world taken twice"))?;
     let got = pyramid_shot_in(w, frames);
@@ -50,6 +52,7 @@ pub fn box_scenes_shot_hash(_: &mut Mailbox) -> Outcome {
 
 /// 1200 frames (20 s) of crawling towards a goal 10 m ahead.
 pub fn mine_crawl_hash(_: &mut Mailbox) -> Outcome {
+    crate::hw::itcm::rigid();
     let (frames, want) = host::MINE_CRAWL;
     let mine = CRAWLER.take().ok_or(text!(48; "creature taken twice"))?;
     let got = crawl_in(mine, frames);
@@ -63,6 +66,7 @@ pub fn mine_crawl_hash(_: &mut Mailbox) -> Outcome {
 /// frame of the first upright second must be the host's, and that second
 /// must end within the 10 s (issue 6: upright within 10 s).
 pub fn mine_recover_hash(_: &mut Mailbox) -> Outcome {
+    crate::hw::itcm::rigid();
     let (frames, want, want_upright) = host::MINE_RECOVER;
     let mine = RECOVERER.take().ok_or(text!(48; "creature taken twice"))?;
     let (got, upright) = recover_in(mine, frames);

@@ -22,6 +22,7 @@ static CROWD: crate::hw::once::TakeOnce<[Option<Ragdoll>; SOAK_RAGDOLLS]> =
 /// impulses stop, and the same final state as on the host.
 #[inline(never)]
 pub fn soak_short(_: &mut Mailbox) -> Outcome {
+    crate::hw::itcm::verlet();
     let (frames, seed, want) = host::SOAK;
     let crowd = CROWD.take().expect("soak crowd taken once");
     let r = soak(crowd, frames, seed);
