@@ -155,10 +155,9 @@ impl Prepared {
     /// Sets `self` to `row` in solver form, in place (no temporary to
     /// copy), with `lambda` (Q20) as its warm start and `omega` its
     /// relaxation factor (0..2; 1: none).
-    // Inlined into the one loop that calls it: out of line (as LLVM chose
-    // once `set_fast` joined that loop) a step of the powered ragdoll
-    // cost 4 % more (`make pcprofile PCPROFILE=motor`).
-    #[inline(always)]
+    // Out of line, so that the loop that calls it (`solve_in`) fits the
+    // ROM's rigid-body ITCM overlay (linker.ld).
+    #[inline(never)]
     pub fn set(&mut self, row: &Row, bodies: &[Body], lambda: i32, omega: Fx1) {
         let mut k = Fx3::ZERO;
         let p = self;
