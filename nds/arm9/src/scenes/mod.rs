@@ -227,6 +227,14 @@ pub fn reset(index: usize, sim: &mut Sim) -> Camera {
     let def = SCENES[index];
     sim.clear();
     (def.reset)(sim);
+    // The scene's engine into ITCM now, while the scene switch takes its
+    // time anyway: a walker shot into a ragdoll in scene (d) would
+    // otherwise copy the Verlet overlay in the frame of the shot.
+    if sim.rigid == Rigid::None {
+        crate::hw::itcm::verlet();
+    } else {
+        crate::hw::itcm::rigid();
+    }
     def.camera
 }
 
