@@ -23,7 +23,9 @@ const EYE: Vec3 = Vec3::new(fx!(1.061), fx!(2.0), fx!(2.561));
 
 fn main() {
     // An update budget of 0 turns it off (8 sweeps every step).
-    let budget: Option<u16> = std::env::args().nth(1).map(|a| a.parse().expect("a budget"));
+    let budget: Option<u16> = std::env::args()
+        .nth(1)
+        .map(|a| a.parse().expect("a budget"));
     for top in 18..27usize {
         let mut w = Box::new(BoxWorld::empty(Settings::DEFAULT));
         let first = box_of_boxes(&mut w).expect("room for the pile");
@@ -31,7 +33,9 @@ fn main() {
             w.settings.update_budget = b;
         }
         let cube = &mut w.bodies_mut()[first + top];
-        let dir = (cube.pos.lower() - EYE).try_normalise().expect("a direction");
+        let dir = (cube.pos.lower() - EYE)
+            .try_normalise()
+            .expect("a direction");
         cube.apply_impulse(Vec3::ZERO, dsphys::rigid::raise(dir.scale(fx!(8.0))));
         let (mut asleep_at, mut most_rows) = (None, 0);
         for f in 0..1200u32 {
