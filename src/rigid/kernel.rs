@@ -629,7 +629,17 @@ pub fn sweep(rows: &mut [Prepared], vel: &mut [Vel; SLOTS], iterations: u8) {
         for i in 0..rows.len() {
             let normal = match rows[i].normal {
                 NO_NORMAL => 0,
-                n => normal_sum(rows, n as usize, rows[i].normals as usize),
+                n => {
+                    let sum = normal_sum(rows, n as usize, rows[i].normals as usize);
+                    // Bounds of zero and no impulse: the update would
+                    // change nothing. A shot pile's speculative contacts
+                    // (within the margin, not pressed) have many such
+                    // friction rows, a sixth of its rows.
+                    if sum == 0 && rows[i].lambda == 0 {
+                        continue;
+                    }
+                    sum
+                }
             };
             update(&mut rows[i], vel, normal);
         }
