@@ -626,22 +626,51 @@ fn normal_sum(rows: &[Prepared], first: usize, count: usize) -> i64 {
 #[inline(never)]
 pub fn sweep(rows: &mut [Prepared], vel: &mut [Vel; SLOTS], iterations: u8) {
     for _ in 0..iterations {
-        for i in 0..rows.len() {
-            let normal = match rows[i].normal {
-                NO_NORMAL => 0,
-                n => {
-                    let sum = normal_sum(rows, n as usize, rows[i].normals as usize);
-                    // Bounds of zero and no impulse: the update would
-                    // change nothing. A shot pile's speculative contacts
-                    // (within the margin, not pressed) have many such
-                    // friction rows, a sixth of its rows.
-                    if sum == 0 && rows[i].lambda == 0 {
-                        continue;
-                    }
-                    sum
+        sweep_span(rows, 0, vel);
+    }
+}
+
+/// [`sweep`] over rows kept in two buffers, `near` (DTCM) then `far`
+/// (main RAM): the same updates in the same order, so the same results.
+/// No friction row may name a normal row in the other buffer.
+#[inline(never)]
+pub fn sweep_split(
+    near: &mut [Prepared],
+    far: &mut [Prepared],
+    vel: &mut [Vel; SLOTS],
+    iterations: u8,
+) {
+    let base = near.len();
+    for _ in 0..iterations {
+        sweep_span(near, 0, vel);
+        sweep_span(far, base, vel);
+    }
+}
+
+/// One sweep over `rows`, the rows from index `base` on (friction rows
+/// name their normal rows by index in the whole list).
+#[inline(never)]
+fn sweep_span(rows: &mut [Prepared], base: usize, vel: &mut [Vel; SLOTS]) {
+    for i in 0..rows.len() {
+        let normal = match rows[i].normal {
+            NO_NORMAL => 0,
+            n => {
+                debug_assert!(
+                    n as usize >= base,
+                    "a friction row names a normal row in the other buffer"
+                );
+                let first = (n as usize).wrapping_sub(base);
+                let sum = normal_sum(rows, first, rows[i].normals as usize);
+                // Bounds of zero and no impulse: the update would
+                // change nothing. A shot pile's speculative contacts
+                // (within the margin, not pressed) have many such
+                // friction rows, a sixth of its rows.
+                if sum == 0 && rows[i].lambda == 0 {
+                    continue;
                 }
-            };
-            update(&mut rows[i], vel, normal);
-        }
+                sum
+            }
+        };
+        update(&mut rows[i], vel, normal);
     }
 }
