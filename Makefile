@@ -158,7 +158,7 @@ insn-mix: rom venv
 # The stress gate: each scene's worst frame of work after a scripted
 # disturbance (nds/runner/stress.py) within STRESS_BUDGET_US, in
 # $(EMULATORS). `make test` gates the scenes that fit the frame today,
-# one list per emulator. (c) fits melonDS's frame by about 190 us (the
+# one list per emulator. (c) fits melonDS's frame by about 570 us (the
 # same ROM built in another directory once moved a figure by 19 us) and
 # overruns DeSmuME's while the shot pile creeps (docs/rigid-solver.md,
 # "Why a shot pile stays awake"), and (g)'s rain stops at its first
