@@ -17,7 +17,13 @@
 //! - read-only or initialised data holds the address of an overlay
 //!   function (a function pointer nobody guards).
 //!
-//! ARM code only (`$a` mapping symbols): the ROM has no Thumb code.
+//! Limits: ARM code only (`$a` mapping symbols; the ROM has no Thumb
+//! code). A function that calls the loader counts as guarded wherever in
+//! it the call is, and a path that loads one overlay and then the other
+//! before the branch is not caught. Calls through a register reach only
+//! functions whose address is taken, which count as entry points.
+//! Enough for how the ROM uses the loaders: the first thing an engine
+//! step or a test case does.
 
 use object::{Object, ObjectSection, ObjectSymbol, SectionKind};
 
