@@ -4,10 +4,12 @@
 //!
 //! Call [`verlet`] or [`rigid`] before stepping that engine. Each is a
 //! compare when the overlay is already in, and a copy from main RAM of
-//! about 26 KiB (roughly 0.2 ms) when it is not, so a scene pays it once.
-//! `ndspack` checks the rule when it packs the ROM: every function outside
-//! an overlay that branches into one must also call its loader (these
-//! functions' symbol names are what it looks for).
+//! about 30 KiB (about 1.1 ms in melonDS) when it is not: the scenes load
+//! theirs when they are selected, so a frame never pays it.
+//! `ndspack` checks the rule when it packs the ROM: a function outside an
+//! overlay that can reach it must call its loader, or be called only by
+//! functions that do (`nds/packer/src/overlay.rs`; it finds the loaders by
+//! these functions' symbol names).
 
 use core::cell::Cell;
 
