@@ -27,7 +27,7 @@
 
 use object::{Object, ObjectSection, ObjectSymbol, SectionKind};
 
-/// One overlay: its name (after `.itcm_`), run addresses and functions.
+/// One overlay: its name (after `.itcm_`), run addresses and section.
 struct Overlay {
     name: String,
     start: u32,
@@ -192,23 +192,27 @@ impl Graph {
             overlays.iter().map(|o| o.end).max().unwrap_or(0),
         );
         let in_overlays = |t: u32| (lo..hi).contains(&t);
-        // Functions outside the overlays by start address (unique there).
+        // Functions by start address: outside the overlays, unique; in
+        // them, one per overlay that starts a function there.
         let mut by_start: Vec<(u32, usize)> = funcs
             .iter()
             .enumerate()
-            .filter(|(_, f)| home(overlays, f).is_none())
             .map(|(k, f)| (f.start, k))
             .collect();
         by_start.sort_unstable();
+        let starting = |t: u32| {
+            let from = by_start.partition_point(|e| e.0 < t);
+            by_start[from..]
+                .iter()
+                .take_while(move |e| e.0 == t)
+                .map(|e| e.1)
+        };
         // The function a target names: in the overlays' range, the one
         // overlay function starting there; elsewhere, the one starting there.
         let resolve = |t: u32| -> Result<Option<usize>, String> {
             if in_overlays(t) {
-                let owners: Vec<usize> = funcs
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, f)| f.start == t && home(overlays, f).is_some())
-                    .map(|(k, _)| k)
+                let owners: Vec<usize> = starting(t)
+                    .filter(|&k| home(overlays, &funcs[k]).is_some())
                     .collect();
                 return match owners[..] {
                     [k] => Ok(Some(k)),
@@ -220,10 +224,7 @@ impl Graph {
                     )),
                 };
             }
-            Ok(by_start
-                .binary_search_by_key(&t, |e| e.0)
-                .ok()
-                .map(|i| by_start[i].1))
+            Ok(starting(t).find(|&k| home(overlays, &funcs[k]).is_none()))
         };
         let mut g = Graph {
             edges: Vec::new(),
@@ -257,9 +258,7 @@ impl Graph {
                 // A function pointer in data: an unknown caller.
                 for k in 0..n {
                     if let Ok(Some(f)) = resolve(word(k) & !1) {
-                        if funcs[f].start == word(k) & !1 {
-                            g.address_taken(overlays, funcs, f, base + 4 * k as u32);
-                        }
+                        g.address_taken(overlays, funcs, f, base + 4 * k as u32);
                     }
                 }
                 continue;
@@ -326,9 +325,10 @@ impl Graph {
         Ok(g)
     }
 
-    /// Records that `from` calls `to`.
+    /// Records that `from` calls `to` (a callee's callers are few: its
+    /// list, not every edge, says whether the pair is known).
     fn edge(&mut self, from: usize, to: usize) {
-        if !self.edges.contains(&(from, to)) {
+        if !self.callers[to].contains(&from) {
             self.edges.push((from, to));
             self.callers[to].push(from);
         }
