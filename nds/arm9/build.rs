@@ -24,8 +24,8 @@ fn main() {
     println!("cargo:rerun-if-changed={}", script.display());
     let out_dir = std::path::PathBuf::from(std::env::var("OUT_DIR").unwrap());
     if std::env::var_os("CARGO_FEATURE_HOT_CODE_IN_MAIN_RAM").is_some() {
-        // The same map without the rules that pull engine code into ITCM:
         let text = std::fs::read_to_string(&script).expect("read linker.ld");
+        // The same map without the rules that pull engine code into ITCM:
         // everything between each pair of markers.
         let (begin, end) = ("/* PHYSICS-ITCM-BEGIN */", "/* PHYSICS-ITCM-END */");
         assert!(text.contains(begin), "linker.ld has no `{begin}` marker");

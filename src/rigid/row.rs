@@ -24,8 +24,9 @@
 //! plain integers once per step and sweeps those (formats, bounds and
 //! the update: [`super::kernel`]). Up to [`DTCM_ROWS`] rows are swept
 //! in a buffer on the stack, which on the DS is DTCM; a step with more
-//! rows sweeps them in the list's own buffer in main RAM (the same
-//! code, so the same results).
+//! rows fills that buffer up to a cut between contact patches and sweeps
+//! the rest in the list's own buffer in main RAM, in the same order (the
+//! same updates, so the same results).
 
 use crate::fx::power::saturate_i32;
 use crate::fx::{Fx1, Fx2, Fx3, Vec3};
