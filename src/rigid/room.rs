@@ -20,10 +20,12 @@ pub const WALLS: usize = 4;
 
 /// The box scenes' solver work per step (row updates, preparations
 /// included, [`super::Settings::update_budget`]): 7 sweeps of as many
-/// rows as the DTCM buffer holds. A shot that wakes a pile makes 110-200
-/// rows (with patch friction), which then get fewer sweeps (at least 4).
-/// It was 8 sweeps' worth; at 7 the pyramid's worst frame under its shot
-/// (112 rows, swept in main RAM) runs 4 sweeps instead of 5, which
+/// rows as the DTCM buffer holds. A shot that wakes the pyramid makes
+/// about 110 rows, the box of boxes 200-340 (with patch friction:
+/// `cargo run --release --example box_of_boxes_shots`), which then get
+/// fewer sweeps (at least 4). It was 8 sweeps' worth; at 7 the
+/// pyramid's worst frame under its shot (112 rows, more than the DTCM
+/// buffer) runs 4 sweeps instead of 5, which
 /// brought scene (b) inside the frame in DeSmuME (`make stress-test
 /// STRESS_SCENES=b`), and the piles still settle and sleep
 /// (`tests/rigid_pyramid.rs`, `tests/rigid_sleep.rs`).
