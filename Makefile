@@ -28,7 +28,7 @@ PACKER    := $(TARGET)/release/ndspack
 RUNNER    := $(PY) nds/runner/run.py
 EMULATORS ?= both
 
-.PHONY: rom roms arm7 run test bench bench-roms pcprofile profile check-asset insn-mix setup-rust venv apt melonds fmt-check clippy doc-check host-test \
+.PHONY: rom roms arm7 run test bench bench-roms pcprofile profile check-asset insn-mix insn-count setup-rust venv apt melonds fmt-check clippy doc-check host-test \
         rom-check emu-test runner-test stress-test clean
 
 ## Setup ---------------------------------------------------------------
@@ -153,6 +153,16 @@ pcprofile: rom venv
 INSN_FN ?= 6kernel5sweep
 insn-mix: rom venv
 	$(PY) nds/runner/insn_mix.py --elf $(ROM_DIR)/ragdoll.arm9.elf --function $(INSN_FN)
+
+# The exact instructions a PC-profile workload executes per step, and
+# DeSmuME's cycles for them by its JIT's rules, function by function
+# (nds/runner/insn_count.py, on the Unicorn CPU emulator; `animframe` is
+# the bench's anim_us.total). INSN_COUNT_ARGS="--annotate NAME" lists one
+# function's disassembly with both per instruction.
+INSN_COUNT_ARGS ?=
+insn-count: rom venv
+	@CARGO_PROFILE_RELEASE_DEBUG=line-tables-only $(call build_rom,pcprofile-$(PCPROFILE),$(PCPROFILE_FEATURE))
+	$(PY) nds/runner/insn_count.py --elf $(ROM_DIR)/pcprofile-$(PCPROFILE).arm9.elf $(INSN_COUNT_ARGS)
 
 ## make test ------------------------------------------------------------
 # The stress gate: each scene's worst frame of work after a scripted

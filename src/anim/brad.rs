@@ -38,7 +38,7 @@
 
 use crate::fx::{Fx1, Mat3, Mat4x3, Vec3};
 
-use super::rsqrt::unit_fx1;
+use super::unit32::{unit_q12, unit_q12_pair};
 
 /// Which local axis a brad axis is, with its sign.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -142,7 +142,20 @@ const RANGE: i32 = 8 << 12;
 #[inline(always)]
 fn pair(x: &[Vec3], p: [u8; 2]) -> [i32; 3] {
     let (a, b) = (x[p[0] as usize].raw(), x[p[1] as usize].raw());
-    [0, 1, 2].map(|i| b[i].saturating_sub(a[i]).clamp(-RANGE, RANGE))
+    // A ragdoll's pairs are within 2 m, so the clamp seldom acts. `c ^
+    // (c >> 31)` is `|c|` for `c >= 0` and `|c| - 1` below (one
+    // instruction): when the OR of those is below 8 m, every component
+    // lies in `[-8 m, 8 m)` and the clamp leaves it (a saturated
+    // difference is far beyond).
+    let d = [0, 1, 2].map(|i| b[i].saturating_sub(a[i]));
+    let big = (d[0] ^ (d[0] >> 31)) | (d[1] ^ (d[1] >> 31)) | (d[2] ^ (d[2] >> 31));
+    if big < RANGE {
+        d
+    } else {
+        // In line, not a call: returned from a call, the common case's
+        // pair went through memory too.
+        d.map(|c| c.clamp(-RANGE, RANGE))
+    }
 }
 
 /// `u x v` in raw integers (`u` unit, `v` within ±8 m: each component is
@@ -162,32 +175,36 @@ fn lower(v: [i32; 3]) -> [i32; 3] {
     v.map(|c| (c + (1 << 11) + (c >> 31)) >> 12)
 }
 
-/// `|v|^2` in an `i64`.
+/// `|v|^2` for components within `±2^15` (a pair): below `3 * 2^30`.
 #[inline(always)]
-fn len2(v: [i32; 3]) -> i64 {
-    v.iter().map(|&c| c as i64 * c as i64).sum()
+fn len2_pair(v: [i32; 3]) -> u32 {
+    v.iter().map(|&c| (c * c) as u32).sum()
 }
 
-/// `axis` applied to raw components (negated for a negative axis).
-#[inline(always)]
-fn signed(axis: Axis, v: [i32; 3]) -> [i32; 3] {
-    if axis.is_negative() {
-        v.map(|c| -c)
-    } else {
-        v
-    }
-}
-
-/// The unit C = A x goal if the goal is clear of A, else `None`.
+/// The unit C = A x goal if the goal is clear of A, else `None` (`goal`
+/// a pair, within `±2^15`; `a_hat` unit, so C is below `2^28`).
 #[inline(always)]
 fn clear_normal(a_hat: [i32; 3], goal: [i32; 3]) -> Option<[i32; 3]> {
     let c = cross(a_hat, goal);
-    // |c|^2 vs |goal|^2 sin^2: |c1|^2 * 2^(2 shift) < |goal|^2, in FX2.
+    // |c1|^2 2^(2 shift) < |goal|^2, in FX2: degenerate. In 32 bits:
+    // |goal|^2 is below 2^32, so a component of c1 of 2^10 or more
+    // (|c1|^2 2^12 >= 2^32) is clear; below that |c1|^2 < 3 * 2^20, and
+    // for integers `x 2^12 < y` is `x < ceil(y / 2^12)`.
     let c1 = lower(c);
-    if c1[0] | c1[1] | c1[2] == 0 || len2(c1) << (2 * DEGENERATE_SHIFT) < len2(goal) {
+    if c1[0] | c1[1] | c1[2] == 0 {
         return None;
     }
-    unit_fx1(c)
+    // At least the largest magnitude less one (see `pair`): below 2^10
+    // the exact test decides, as it would for any small c1.
+    let big = (c1[0] ^ (c1[0] >> 31)) | (c1[1] ^ (c1[1] >> 31)) | (c1[2] ^ (c1[2] >> 31));
+    if big < 1 << 10 {
+        let l1 = len2_pair(c1);
+        let lg = len2_pair(goal);
+        if l1 < lg.div_ceil(1 << (2 * DEGENERATE_SHIFT)) {
+            return None;
+        }
+    }
+    unit_q12(c)
 }
 
 /// The world axis with the smallest `|component|` of `v`.
@@ -206,62 +223,98 @@ fn least_aligned_axis(v: [i32; 3]) -> [i32; 3] {
 /// The rotation of one brad from particle positions `x`; `last` is the
 /// previous rotation (for the degenerate cases, see the module docs).
 pub fn brad_rotation(def: &BradDef, x: &[Vec3], last: &Mat3) -> Mat3 {
-    rotation(def, x, last).0
+    let mut m = *last;
+    rotation_into(def, x, &mut m);
+    m
 }
 
-/// [`brad_rotation`], and whether it took the regular path (A not zero,
-/// the goal clear of A), on which a twin's rotation follows from it.
+/// [`brad_rotation`] in place (`rot` holds the last rotation and
+/// receives the new one); true when it took the regular path (A not
+/// zero, the goal clear of A), on which a twin's rotation follows from
+/// it.
 #[inline(always)]
-fn rotation(def: &BradDef, x: &[Vec3], last: &Mat3) -> (Mat3, bool) {
+fn rotation_into(def: &BradDef, x: &[Vec3], rot: &mut Mat3) -> bool {
     let a = pair(x, def.a);
     let goal = pair(x, def.b);
-    let (ia, ib) = (def.axis_a.index(), def.axis_b.index());
-    let mut regular = true;
-    let a_hat = match unit_fx1(a) {
-        Some(u) => u,
-        None => {
-            regular = false;
-            signed(def.axis_a, last.cols[ia].raw())
+    if let Some(a_hat) = unit_q12_pair(a) {
+        if let Some(c) = clear_normal(a_hat, goal) {
+            // Both unit and orthogonal: their cross product is unit to
+            // rounding.
+            let b_hat = lower(cross(c, a_hat));
+            put_columns(def, a_hat, b_hat, c, rot);
+            return true;
         }
-    };
+    }
+    degenerate_into(def, a, goal, rot);
+    false
+}
+
+/// The degenerate cases of [`rotation_into`] (module docs), out of line:
+/// a zero A keeps the last A; a goal parallel to A takes the last B.
+#[inline(never)]
+#[cold]
+fn degenerate_into(def: &BradDef, a: [i32; 3], goal: [i32; 3], rot: &mut Mat3) {
+    let (ia, ib) = (def.axis_a.index(), def.axis_b.index());
+    let a_hat = unit_q12_pair(a).unwrap_or_else(|| signed(def.axis_a, rot.cols[ia].raw()));
     let c = match clear_normal(a_hat, goal) {
         Some(c) => c,
         None => {
-            regular = false;
-            let last_b = signed(def.axis_b, last.cols[ib].raw());
+            let last_b = signed(def.axis_b, rot.cols[ib].raw());
             match clear_normal(a_hat, last_b) {
                 Some(c) => c,
                 None => {
                     let c = cross(a_hat, least_aligned_axis(a_hat));
-                    unit_fx1(c).unwrap_or([0; 3])
+                    unit_q12(c).unwrap_or([0; 3])
                 }
             }
         }
     };
-    // Both unit and orthogonal: their cross product is unit to rounding.
     let b_hat = lower(cross(c, a_hat));
-    (columns(def, a_hat, b_hat), regular)
+    put_columns(def, a_hat, b_hat, c, rot);
 }
 
-/// The rotation whose `def.axis_a` column is the unit A (`a_hat`) and
-/// whose `def.axis_b` column is the unit B (`b_hat`), each with its sign.
+/// `axis` applied to raw components (negated for a negative axis).
 #[inline(always)]
-fn columns(def: &BradDef, a_hat: [i32; 3], b_hat: [i32; 3]) -> Mat3 {
+fn signed(axis: Axis, v: [i32; 3]) -> [i32; 3] {
+    if axis.is_negative() {
+        v.map(|c| -c)
+    } else {
+        v
+    }
+}
+
+/// The column of `C = A x B` in brad `def`'s matrix, and whether it holds
+/// `-C` rather than `C` (see [`put_columns`]).
+#[inline(always)]
+fn third_column(def: &BradDef) -> (usize, bool) {
     let (ia, ib) = (def.axis_a.index(), def.axis_b.index());
-    let (col_a, col_b) = (signed(def.axis_a, a_hat), signed(def.axis_b, b_hat));
     // The remaining axis k = (k+1) x (k+2): x = y x z, y = z x x, z = x x y;
     // with A at k+1 and B at k+2 it is A x B, else B x A.
-    let k = 3 - ia - ib;
-    let col_k = if ia == (k + 1) % 3 {
-        lower(cross(col_a, col_b))
-    } else {
-        lower(cross(col_b, col_a))
+    let k = (3 - ia - ib).min(2);
+    let a_first = ia == (k + 1) % 3;
+    (
+        k,
+        def.axis_a.is_negative() ^ def.axis_b.is_negative() ^ !a_first,
+    )
+}
+
+/// Writes into `rot` the rotation whose `def.axis_a` column is the unit
+/// A (`a_hat`) and whose `def.axis_b` column is the unit B (`b_hat`),
+/// each with its sign, and whose third column is `C = A x B` with the
+/// sign the axes give ([`third_column`]). `c_hat`, the unit C that B was
+/// made from, is `A x B` to rounding, which saves working that product
+/// out.
+#[inline(always)]
+fn put_columns(def: &BradDef, a_hat: [i32; 3], b_hat: [i32; 3], c_hat: [i32; 3], rot: &mut Mat3) {
+    let (ia, ib) = (def.axis_a.index(), def.axis_b.index());
+    let (k, k_negated) = third_column(def);
+    let col = |c: [i32; 3], negated: bool| {
+        let c = if negated { c.map(|v| -v) } else { c };
+        Vec3::from_raw(c[0], c[1], c[2])
     };
-    let mut cols = [col_k; 3];
-    cols[ia] = col_a;
-    cols[ib] = col_b;
-    let col = |c: [i32; 3]| Vec3::from_raw(c[0], c[1], c[2]);
-    Mat3::from_cols(col(cols[0]), col(cols[1]), col(cols[2]))
+    rot.cols[ia] = col(a_hat, def.axis_a.is_negative());
+    rot.cols[ib] = col(b_hat, def.axis_b.is_negative());
+    rot.cols[k] = col(c_hat, k_negated);
 }
 
 /// The earlier brad whose rotation gives brad `k`'s, if any: the same
@@ -285,14 +338,27 @@ pub const NO_TWIN: u8 = u8::MAX;
 /// [`brad_rotation`]: A negated gives C negated and B unchanged, exactly
 /// (the roundings are symmetric), so only the third column is worked out.
 #[inline(always)]
-fn twin_rotation(def: &BradDef, twin: &BradDef, twin_rot: &Mat3) -> Mat3 {
+fn twin_rotation_into(def: &BradDef, twin: &BradDef, twin_rot: &Mat3, rot: &mut Mat3) {
+    // The same line, the same way, on the same axes (a hand and its
+    // forearm): the same rotation.
+    if def.a == twin.a && def.axis_a == twin.axis_a && def.axis_b == twin.axis_b {
+        *rot = *twin_rot;
+        return;
+    }
     let t = |axis: Axis| signed(axis, twin_rot.cols[axis.index()].raw());
-    let a_hat = if def.a == twin.a {
-        t(twin.axis_a)
+    let (k, k_negated) = third_column(twin);
+    let twin_c = twin_rot.cols[k].raw();
+    let twin_c = if k_negated {
+        twin_c.map(|v| -v)
     } else {
-        t(twin.axis_a).map(|c| -c)
+        twin_c
     };
-    columns(def, a_hat, t(twin.axis_b))
+    let (a_hat, c_hat) = if def.a == twin.a {
+        (t(twin.axis_a), twin_c)
+    } else {
+        (t(twin.axis_a).map(|c| -c), twin_c.map(|c| -c))
+    };
+    put_columns(def, a_hat, t(twin.axis_b), c_hat, rot);
 }
 
 /// Builds every brad's matrix from the particle positions `x` (m). A brad
@@ -301,29 +367,22 @@ fn twin_rotation(def: &BradDef, twin: &BradDef, twin_rot: &Mat3) -> Mat3 {
 #[inline(never)]
 pub fn build_brads(brads: &mut [Brad], x: &[Vec3]) {
     // Bit k: brad k took the regular path this frame (brads from the
-    // 64th on are built in full and never serve as a twin).
-    let mut regular = 0u64;
+    // 32nd on are built in full and never serve as a twin).
+    let mut regular = 0u32;
     for k in 0..brads.len() {
         // By reference: a copy of each brad (60 bytes) cost 4 % of the
         // brads (`make pcprofile PCPROFILE=animframe`).
         let (done, rest) = brads.split_at_mut(k);
         let b = &mut rest[0];
-        let bit = 1u64.checked_shl(k as u32).unwrap_or(0);
         let j = b.twin as usize;
-        let rot = match done.get(j) {
-            Some(t) if j < 64 && regular >> j & 1 == 1 => {
-                regular |= bit;
-                twin_rotation(&b.def, &t.def, &t.matrix.rot)
+        let is_regular = match done.get(j) {
+            Some(t) if regular.checked_shr(j as u32).unwrap_or(0) & 1 == 1 => {
+                twin_rotation_into(&b.def, &t.def, &t.matrix.rot, &mut b.matrix.rot);
+                true
             }
-            _ => {
-                let (rot, r) = rotation(&b.def, x, &b.matrix.rot);
-                if r {
-                    regular |= bit;
-                }
-                rot
-            }
+            _ => rotation_into(&b.def, x, &mut b.matrix.rot),
         };
-        b.matrix.rot = rot;
+        regular |= (is_regular as u32).checked_shl(k as u32).unwrap_or(0);
         b.matrix.trans = x[b.def.particle as usize];
     }
 }

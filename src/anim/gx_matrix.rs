@@ -117,7 +117,10 @@ impl GxStack {
         match op {
             PaletteOp::Store(slot) => self.store(slot as usize),
             PaletteOp::Restore(slot) => self.restore(slot as usize),
-            PaletteOp::Mult(w) => self.mult_4x3(&w),
+            PaletteOp::Mult(w) => self.mult_4x3(w),
+            PaletteOp::MultShifted(m, shift) => {
+                self.mult_4x3(&super::gx_palette::words_shifted(m, shift))
+            }
         }
     }
 }
@@ -194,7 +197,7 @@ mod tests {
         let w = ProductCase::next(&mut rng).b;
         let mut stack = GxStack::new(camera);
         stack.apply(PaletteOp::Store(30));
-        stack.apply(PaletteOp::Mult(w));
+        stack.apply(PaletteOp::Mult(&w));
         let product = GxMatrix::mul(&GxMatrix::from_4x3(&w), &camera);
         assert_eq!(stack.current, product);
         stack.apply(PaletteOp::Store(3));
@@ -202,7 +205,7 @@ mod tests {
         assert_eq!(stack.current, camera);
         // A restore is a copy: the slot still holds it afterwards.
         stack.apply(PaletteOp::Restore(3));
-        stack.apply(PaletteOp::Mult(w));
+        stack.apply(PaletteOp::Mult(&w));
         assert_eq!(*stack.slot(3), product);
         assert_eq!(*stack.slot(4), GxMatrix::IDENTITY);
     }

@@ -23,15 +23,19 @@ use super::def::{JointPose, NO_PARENT};
 /// The stack slot that keeps the camera (joints take `0..CAMERA_SLOT`).
 pub const CAMERA_SLOT: u8 = 30;
 
-/// One matrix command of the palette.
+/// One matrix command of the palette. The matrices are borrowed, so that
+/// the ROM writes them to the engine's port straight from where they are
+/// (a copy of each cost more than the port writes it fed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PaletteOp {
+pub enum PaletteOp<'a> {
     /// MTX_STORE: the slot takes the current matrix.
     Store(u8),
     /// MTX_RESTORE: the slot's matrix becomes current.
     Restore(u8),
     /// MTX_MULT_4x3 of these words (columns, then the translation).
-    Mult([i32; 12]),
+    Mult(&'a [i32; 12]),
+    /// MTX_MULT_4x3 of [`words_shifted`] of this matrix and shift.
+    MultShifted(&'a Mat4x3, u32),
 }
 
 /// `m` as MTX_MULT_4x3 words, its translation shifted right by `shift`
@@ -66,6 +70,11 @@ pub fn all_local_words(local: &[JointPose], shift: u32, out: &mut [[i32; 12]]) {
 pub fn filled_slots(parents: &[u8], needed: u32, from_model: u32) -> u32 {
     let n = parents.len().min(CAMERA_SLOT as usize);
     let mut fill = needed & (1u32 << n).wrapping_sub(1);
+    // Every needed joint from its model matrix (a limp character's
+    // mesh, bound to the brads' joints): no parent to add.
+    if fill & !from_model == 0 {
+        return fill;
+    }
     // Children come after their parents: one pass backwards.
     for (j, &p) in parents[..n].iter().enumerate().rev() {
         if fill & 1 << j != 0 && from_model & 1 << j == 0 && p != NO_PARENT {
@@ -83,15 +92,15 @@ pub fn filled_slots(parents: &[u8], needed: u32, from_model: u32) -> u32 {
 /// `placement` times `local[j]` for a root.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-pub fn palette_ops(
+pub fn palette_ops<'a>(
     parents: &[u8],
-    local: &[[i32; 12]],
-    placement: &Mat4x3,
-    model: &[Mat4x3],
+    local: &'a [[i32; 12]],
+    placement: &'a Mat4x3,
+    model: &'a [Mat4x3],
     from_model: u32,
     needed: u32,
     shift: u32,
-    mut emit: impl FnMut(PaletteOp),
+    mut emit: impl FnMut(PaletteOp<'a>),
 ) {
     emit(PaletteOp::Store(CAMERA_SLOT));
     let n = parents.len().min(CAMERA_SLOT as usize);
@@ -102,15 +111,15 @@ pub fn palette_ops(
         }
         if from_model & 1 << j != 0 {
             emit(PaletteOp::Restore(CAMERA_SLOT));
-            emit(PaletteOp::Mult(words_shifted(&model[j], shift)));
+            emit(PaletteOp::MultShifted(&model[j], shift));
         } else {
             if p == NO_PARENT {
                 emit(PaletteOp::Restore(CAMERA_SLOT));
-                emit(PaletteOp::Mult(words_shifted(placement, shift)));
+                emit(PaletteOp::MultShifted(placement, shift));
             } else {
                 emit(PaletteOp::Restore(p));
             }
-            emit(PaletteOp::Mult(*l));
+            emit(PaletteOp::Mult(l));
         }
         emit(PaletteOp::Store(j as u8));
     }

@@ -74,6 +74,7 @@ pub mod humanoid_brads;
 pub mod qlerp;
 pub mod rsqrt;
 pub mod sample;
+pub mod unit32;
 pub mod velocity;
 pub mod workload;
 

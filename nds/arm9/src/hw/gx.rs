@@ -10,6 +10,7 @@
 
 use super::reg::Reg;
 use super::regs::{DISPCNT, POWCNT1};
+use dsphys::fx::Mat4x3;
 
 const DISP3DCNT: Reg<u32> = Reg::at(0x0400_0060);
 const CLEAR_COLOR: Reg<u32> = Reg::at(0x0400_0350);
@@ -132,6 +133,20 @@ pub fn load_4x3(m: &[i32; 12]) {
 pub fn mult_4x3(m: &[i32; 12]) {
     for &w in m {
         MTX_MULT_4X3.write(w as u32);
+    }
+}
+
+/// [`mult_4x3`] of `m`'s words with its translation shifted right by
+/// `shift` (`gx_palette::words_shifted`), written from `m` itself.
+#[inline(always)]
+pub fn mult_4x3_shifted(m: &Mat4x3, shift: u32) {
+    for col in &m.rot.cols {
+        for w in col.raw() {
+            MTX_MULT_4X3.write(w as u32);
+        }
+    }
+    for w in m.trans.raw() {
+        MTX_MULT_4X3.write((w >> shift) as u32);
     }
 }
 

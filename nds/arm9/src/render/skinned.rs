@@ -73,7 +73,8 @@ pub fn load_palette(pose: &PalettePose) {
         |op| match op {
             PaletteOp::Store(slot) => gx::store(slot as u32),
             PaletteOp::Restore(slot) => gx::restore(slot as u32),
-            PaletteOp::Mult(w) => gx::mult_4x3(&w),
+            PaletteOp::Mult(w) => gx::mult_4x3(w),
+            PaletteOp::MultShifted(m, shift) => gx::mult_4x3_shifted(m, shift),
         },
     );
 }
