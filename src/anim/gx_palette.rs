@@ -103,23 +103,26 @@ pub fn palette_ops<'a>(
     mut emit: impl FnMut(PaletteOp<'a>),
 ) {
     emit(PaletteOp::Store(CAMERA_SLOT));
-    let n = parents.len().min(CAMERA_SLOT as usize);
-    let fill = filled_slots(parents, needed, from_model);
-    for (j, (&p, l)) in parents[..n].iter().zip(local).enumerate() {
-        if fill & 1 << j == 0 {
-            continue;
-        }
+    let n = parents.len().min(CAMERA_SLOT as usize).min(local.len());
+    let fill = filled_slots(parents, needed, from_model) & (1u32 << n).wrapping_sub(1);
+    // The filled slots in order, lowest bit first (15 of 25 joints for a
+    // limp character: the others cost nothing).
+    let mut rest = fill;
+    while rest != 0 {
+        let j = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
         if from_model & 1 << j != 0 {
             emit(PaletteOp::Restore(CAMERA_SLOT));
             emit(PaletteOp::MultShifted(&model[j], shift));
         } else {
+            let p = parents[j];
             if p == NO_PARENT {
                 emit(PaletteOp::Restore(CAMERA_SLOT));
                 emit(PaletteOp::MultShifted(placement, shift));
             } else {
                 emit(PaletteOp::Restore(p));
             }
-            emit(PaletteOp::Mult(l));
+            emit(PaletteOp::Mult(&local[j]));
         }
         emit(PaletteOp::Store(j as u8));
     }

@@ -137,16 +137,17 @@ pub fn mult_4x3(m: &[i32; 12]) {
 }
 
 /// [`mult_4x3`] of `m`'s words with its translation shifted right by
-/// `shift` (`gx_palette::words_shifted`), written from `m` itself.
+/// `shift` (`gx_palette::words_shifted`), read from `m` in one go (a
+/// load-multiple from DTCM costs a cycle a word in DeSmuME, a load
+/// three) and written to the port.
 #[inline(always)]
 pub fn mult_4x3_shifted(m: &Mat4x3, shift: u32) {
-    for col in &m.rot.cols {
-        for w in col.raw() {
-            MTX_MULT_4X3.write(w as u32);
-        }
+    let mut w = m.to_gx_4x3();
+    for t in &mut w[9..] {
+        *t >>= shift;
     }
-    for w in m.trans.raw() {
-        MTX_MULT_4X3.write((w >> shift) as u32);
+    for w in w {
+        MTX_MULT_4X3.write(w as u32);
     }
 }
 
