@@ -22,6 +22,12 @@ geometry engine's ports), three for a taken branch, and 2-6 for a
 multiply by the size of its second operand. It models no caches (main
 RAM as if it hit), so it is a guide to where DeSmuME's time goes, not a
 replacement for the timers (`make bench`).
+
+Checked against DeSmuME on the animation frame (`animframe`: 145.7 us
+modelled, 146.1 us measured by `make pcprofile`). Not yet usable for the
+box workloads (`pyramid`, `boxes`): there the shot pile stays asleep,
+which it does not in the emulators, and the cause is not found; their
+counts describe a sleeping pile.
 """
 from __future__ import annotations
 
