@@ -10,6 +10,7 @@ pub mod itcm;
 pub mod keys;
 pub mod lid;
 pub mod mailbox;
+pub mod mem;
 pub mod once;
 mod panic;
 mod reg;

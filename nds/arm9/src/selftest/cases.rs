@@ -23,6 +23,7 @@ macro_rules! tests {
 }
 
 pub const ALL: &[Test] = tests![
+    mem_routines_do_what_they_say,
     divider_matches_host,
     sqrt_matches_host,
     timers_advance_and_carry,
@@ -204,6 +205,20 @@ const EDGES_64: [(i64, i64, i64); 6] = [
     (i64::MIN, 1, i64::MIN),
     (i64::MIN, 0, i64::MIN),
 ];
+
+/// The ROM's word-aligned copy, clear and fill (`hw::mem`, load and store
+/// multiples in place of `compiler_builtins`' loops) against what they
+/// must do, byte by byte, for every length up to 100 bytes.
+fn mem_routines_do_what_they_say(_: &mut Mailbox) -> Outcome {
+    match crate::hw::mem::check() {
+        Ok(checks) => {
+            Ok(text!({ mailbox::TEST_DETAIL_BYTES }; "{} copies, clears and fills", checks))
+        }
+        Err((name, n)) => {
+            Err(text!({ mailbox::TEST_DETAIL_BYTES }; "{} of {} bytes wrong", name, n))
+        }
+    }
+}
 
 fn divider_matches_host(_: &mut Mailbox) -> Outcome {
     let (min32, max32) = (i32::MIN as i64, i32::MAX as i64);
