@@ -148,20 +148,25 @@ fn push_normal<const R: usize>(
     } else {
         Fx2::from_raw(div_dt(depth.raw()))
     };
-    let mut row = linear_row(bodies, (a, b), point, n, target, key);
-    row.lo = Fx2::ZERO;
-    rows.push(row)
+    rows.push_with(|row| {
+        linear_row(row, bodies, (a, b), point, n, target, key);
+        row.lo = Fx2::ZERO;
+    })
 }
 
-/// A row along unit `dir` at world `point` between `a` and `b`.
+/// Writes into `out` the row along unit `dir` at world `point` between
+/// `a` and `b`. Into the list's own slot ([`Rows::push_with`]): returned
+/// by value, each row was built on the stack and copied, 80 bytes, into
+/// the list.
 fn linear_row(
+    out: &mut Row,
     bodies: &[Body],
     (a, b): (u8, u8),
     point: Vec3<Fx2>,
     dir: Vec3,
     target: Fx2,
     key: u16,
-) -> Row {
+) {
     let lever = |i: u8| -> [i32; 3] {
         if i == STATIC {
             [0; 3]
@@ -174,7 +179,7 @@ fn linear_row(
                 .map(|c| c.clamp(-MAX_LEVER, MAX_LEVER))
         }
     };
-    Row {
+    *out = Row {
         a,
         b,
         lin: dir,
@@ -188,7 +193,7 @@ fn linear_row(
         mu: Fx1::ZERO,
         lambda: Fx2::ZERO,
         key,
-    }
+    };
 }
 
 /// The warm-start key of a contact's normal row at `feature` (its
@@ -396,11 +401,12 @@ impl Patch {
         count: u8,
     ) {
         for (k, t) in [(1, &self.normal.t1), (2, &self.normal.t2)] {
-            let mut row = linear_row(bodies, self.pair, point, *t, Fx2::ZERO, key | k);
-            row.friction_of = first;
-            row.normals = count;
-            row.mu = self.mu;
-            rows.push(row);
+            rows.push_with(|row| {
+                linear_row(row, bodies, self.pair, point, *t, Fx2::ZERO, key | k);
+                row.friction_of = first;
+                row.normals = count;
+                row.mu = self.mu;
+            });
         }
     }
 }

@@ -338,20 +338,28 @@ impl<const R: usize> Rows<R> {
     /// scenes' step, `make pcprofile PCPROFILE=pyramid`).
     #[inline(always)]
     pub fn push(&mut self, row: Row) -> Option<u16> {
+        self.push_with(|slot| *slot = row)
+    }
+
+    /// [`Rows::push`] of the row `fill` writes into the list's next slot
+    /// (a builder out of line writes it in place, with no copy); `fill`
+    /// is not called when the list is full.
+    #[inline(always)]
+    pub fn push_with(&mut self, fill: impl FnOnce(&mut Row)) -> Option<u16> {
         if self.len >= R {
             self.dropped = self.dropped.saturating_add(1);
             return None;
         }
-        let slot = &mut self.rows[self.len];
-        *slot = row;
+        let index = self.len;
+        fill(&mut self.rows[index]);
         self.len += 1;
-        if slot.key != 0 {
-            let lambda = self.remembered(self.len - 1);
-            self.rows[self.len - 1].lambda = lambda;
+        if self.rows[index].key != 0 {
+            let lambda = self.remembered(index);
+            self.rows[index].lambda = lambda;
         } else {
-            slot.lambda = Fx2::ZERO;
+            self.rows[index].lambda = Fx2::ZERO;
         }
-        Some((self.len - 1) as u16)
+        Some(index as u16)
     }
 
     /// The last impulse of the row like the one at `index`, scaled, or
