@@ -414,34 +414,39 @@ fn side_exponent32(m: &[i32; 6]) -> i32 {
 }
 
 /// `x * 2^-s` rounded to nearest (half away from zero, so that the two
-/// signs round alike), saturated to `i16` (`s` below 63; for `s <= 0`,
-/// `|x| < 2^15` so that the left shift is exact).
+/// signs round alike), saturated to `i16` (`s` below 63, `x` above
+/// `i64::MIN`; for `s <= 0`, `|x| < 2^15` so that the left shift is
+/// exact).
 fn narrow(x: i64, s: i32) -> i16 {
     if s <= 0 {
         return (x << (-s).min(15)).clamp(i16::MIN as i64, i16::MAX as i64) as i16;
     }
-    // The magnitude rounded half up is the value rounded half away from
-    // zero: one shift of the magnitude, no tie test.
-    let r = (((x.unsigned_abs() >> (s - 1)) + 1) >> 1).min(i16::MAX as u64) as i16;
-    if x < 0 {
-        -r
-    } else {
-        r
-    }
+    // Half away from zero as in `narrow32`, without the magnitude (no
+    // sum overflows for `x` above `i64::MIN`).
+    let q = (x + (x >> 63)) >> (s - 1).min(62);
+    // (q + 1) >> 1, which cannot overflow.
+    let r = (q >> 1) + (q & 1);
+    r.clamp(-(i16::MAX as i64), i16::MAX as i64) as i16
 }
 
-/// [`narrow`] for a value that fits 32 bits: the same result.
+/// [`narrow`] for a value that fits 32 bits (not `i32::MIN`): the same
+/// result.
+///
+/// For `s > 0` it rounds half away from zero without the magnitude:
+/// `(((x + (x >> 31)) >> (s - 1)) + 1) >> 1` is `floor((x + 2^(s-1)) /
+/// 2^s)` for `x >= 0` and `floor((x - 1 + 2^(s-1)) / 2^s)`, the negated
+/// rounding of `-x`, below; no sum overflows (the `+ 1` is taken as a
+/// carry). A few instructions and the clamp, where the magnitude and the
+/// sign took ten (`narrow32_is_narrow` checks it against the old form).
 #[inline(always)]
 fn narrow32(x: i32, s: i32) -> i16 {
     if s <= 0 {
         return (x << (-s).min(15)).clamp(i16::MIN as i32, i16::MAX as i32) as i16;
     }
-    let r = (((x.unsigned_abs() >> (s - 1)) + 1) >> 1).min(i16::MAX as u32) as i16;
-    if x < 0 {
-        -r
-    } else {
-        r
-    }
+    let q = (x + (x >> 31)) >> (s - 1).min(31);
+    // (q + 1) >> 1, which cannot overflow.
+    let r = (q >> 1) + (q & 1);
+    r.clamp(-(i16::MAX as i32), i16::MAX as i32) as i16
 }
 
 /// `x * 2^e`, rounded to nearest (`e` may be negative).
@@ -672,5 +677,93 @@ fn sweep_span(rows: &mut [Prepared], base: usize, vel: &mut [Vel; SLOTS]) {
             }
         };
         update(&mut rows[i], vel, normal);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{narrow, narrow32};
+
+    /// The form `narrow` had, in 64 bits.
+    fn by_magnitude64(x: i64, s: i32) -> i16 {
+        if s <= 0 {
+            return (x << (-s).min(15)).clamp(i16::MIN as i64, i16::MAX as i64) as i16;
+        }
+        let r = (((x.unsigned_abs() >> (s - 1)) + 1) >> 1).min(i16::MAX as u64) as i16;
+        if x < 0 {
+            -r
+        } else {
+            r
+        }
+    }
+
+    #[test]
+    fn narrow_is_narrow_by_magnitude() {
+        let mut v = 0x9e37_79b9_7f4a_7c15_u64;
+        for s in 1..=48 {
+            let h = 1i64 << (s - 1);
+            for x in [
+                0,
+                1,
+                -1,
+                h,
+                -h,
+                h - 1,
+                1 - h,
+                h + 1,
+                -h - 1,
+                i64::MAX,
+                i64::MIN + 1,
+            ] {
+                assert_eq!(narrow(x, s), by_magnitude64(x, s), "{x} >> {s}");
+            }
+            for _ in 0..5_000 {
+                v ^= v << 13;
+                v ^= v >> 7;
+                v ^= v << 17;
+                let x = (v as i64).max(i64::MIN + 1) >> (v % 64);
+                assert_eq!(narrow(x, s), by_magnitude64(x, s), "{x} >> {s}");
+            }
+        }
+    }
+
+    /// The form `narrow32` had: the magnitude rounded, then the sign.
+    fn by_magnitude(x: i32, s: i32) -> i16 {
+        if s <= 0 {
+            return (x << (-s).min(15)).clamp(i16::MIN as i32, i16::MAX as i32) as i16;
+        }
+        let r = (((x.unsigned_abs() >> (s - 1)) + 1) >> 1).min(i16::MAX as u32) as i16;
+        if x < 0 {
+            -r
+        } else {
+            r
+        }
+    }
+
+    #[test]
+    fn narrow32_is_narrow() {
+        let mut v = 0x2545_f491_u32;
+        let mut cases = 0;
+        for s in 1..=16 {
+            // Ties, their neighbours and the ends of the range: below
+            // 2^(s + 15), where `side_exponent32` gives `s`.
+            let h = 1i32 << (s - 1);
+            let top = ((1i64 << (s + 15)) - 1).min(i32::MAX as i64) as i32;
+            let edges = [0, 1, -1, h, -h, h - 1, 1 - h, h + 1, -h - 1, 3 * h, -3 * h];
+            let ends = [top, -top, top - h, h - top, i32::MAX, i32::MIN + 1];
+            for x in edges.into_iter().chain(ends) {
+                assert_eq!(narrow32(x, s), by_magnitude(x, s), "{x} >> {s}");
+                cases += 1;
+            }
+            for _ in 0..20_000 {
+                v ^= v << 13;
+                v ^= v >> 17;
+                v ^= v << 5;
+                let x = ((v as i32 as i64 % (top as i64 + 1)) as i32) >> (v % 16);
+                assert_eq!(narrow32(x, s), by_magnitude(x, s), "{x} >> {s}");
+                cases += 1;
+            }
+        }
+        assert!(cases > 320_000);
     }
 }
