@@ -212,6 +212,9 @@ def main() -> int:
     ap.add_argument("--steps", type=int, default=20, help="workload steps to count")
     ap.add_argument("--skip", type=int, default=2, help="steps to run before counting")
     ap.add_argument("--top", type=int, default=25)
+    ap.add_argument("--no-data-cache", action="store_true",
+                    help="charge main RAM data as if every access hit (what the cache "
+                         "model adds is the difference)")
     ap.add_argument("--annotate", metavar="NAME", default=None,
                     help="print the disassembly of the function whose name contains NAME, "
                          "each instruction with its count per step")
@@ -285,6 +288,8 @@ def main() -> int:
             # The JIT's load/store-multiple in main RAM: 4 cycles a word,
             # no cache lookup (1 a word is already counted).
             extra = 3
+        elif args.no_data_cache:
+            extra = 0
         else:
             # Beyond the 3 cycles of a load or 2 of a store already counted.
             extra = max(0, cache.access(address, read) - (3 if read else 2))
