@@ -26,6 +26,8 @@
 //! result (every rounding is half away from zero), which the brads'
 //! twins rely on.
 
+use super::rsqrt::isqrt;
+
 /// The table covers `L >> TABLE_SHIFT` in `[64, 1024)`: `L` in `[2^28,
 /// 2^32)`.
 const TABLE_SHIFT: u32 = 22;
@@ -35,19 +37,6 @@ const TABLE_LEN: usize = 960;
 /// `2^30 / sqrt(L)` at the middle of each index's interval of `L`,
 /// below `2^16`.
 static TABLE: [u16; TABLE_LEN] = table();
-
-/// `floor(sqrt(x))` (const, host and DS alike).
-const fn isqrt(x: u64) -> u64 {
-    let mut r = 1u64 << 32;
-    // Newton from above: decreasing to floor(sqrt(x)) for x >= 1.
-    loop {
-        let next = (r + x / r) / 2;
-        if next >= r {
-            return r;
-        }
-        r = next;
-    }
-}
 
 const fn table() -> [u16; TABLE_LEN] {
     let mut t = [0u16; TABLE_LEN];
