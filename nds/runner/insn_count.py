@@ -223,8 +223,7 @@ def main() -> int:
         from unicorn import (Uc, UC_ARCH_ARM, UC_MODE_ARM, UC_HOOK_CODE,
                              UC_HOOK_MEM_READ, UC_HOOK_MEM_WRITE, UC_MEM_READ)
         from unicorn.arm_const import (UC_ARM_REG_SP, UC_ARM_REG_R0, UC_ARM_REG_LR,
-                                       UC_ARM_REG_PC, UC_ARM_REG_CPSR, UC_ARM_REG_R0 as R0,
-                                       UC_CPU_ARM_946)
+                                       UC_ARM_REG_PC, UC_ARM_REG_CPSR, UC_CPU_ARM_946)
     except ImportError:
         raise SystemExit("error: the Python package `unicorn` is needed (make venv installs it)")
     elf = open(args.elf, "rb").read()
@@ -240,25 +239,26 @@ def main() -> int:
     for base, size in [(0x01FF8000, 0x8000), (0x0B000000, 0x4000),
                        (0x02000000, 0x01000000), (0x04000000, 0x01000000)]:
         uc.mem_map(base, size)
+    # What crt0 would have copied (the shared part of ITCM, DTCM data) at
+    # its addresses. The two ITCM overlays share theirs: each workload's
+    # own loader copies in the one it runs, from its image below.
     for name, kind, addr, off, size in sections(elf):
-        # The rigid overlay shares the Verlet one's addresses: the
-        # workloads this tool runs use the Verlet one.
-        if kind == SHT_PROGBITS and name != ".itcm_rigid" and size:
+        if kind == SHT_PROGBITS and not name.startswith(".itcm_") and size:
             uc.mem_write(addr, elf[off:off + size])
-    # The overlays' images, which the ROM's loader copies into ITCM.
     for paddr, data in load_images(elf):
         if paddr >= 0x02000000:
             uc.mem_write(paddr, data)
-    halt = 0x0000_0000
     uc.reg_write(UC_ARM_REG_SP, 0x0B003E00)
     uc.reg_write(UC_ARM_REG_R0, MAILBOX)
-    uc.reg_write(UC_ARM_REG_LR, halt)
+    # `run` never returns: a return to 0 would stop at an unmapped address.
+    uc.reg_write(UC_ARM_REG_LR, 0)
 
     counts: collections.Counter[int] = collections.Counter()
     cycles: collections.Counter[int] = collections.Counter()
     words: dict[int, int] = {}
     state = {"counting": False, "frames": 0, "pc": 0}
-    regs = [R0 + i for i in range(13)] + [UC_ARM_REG_SP, UC_ARM_REG_LR, UC_ARM_REG_PC]
+    regs = [UC_ARM_REG_R0 + i for i in range(13)] + [UC_ARM_REG_SP, UC_ARM_REG_LR,
+                                                      UC_ARM_REG_PC]
 
     cache = DataCache()
 

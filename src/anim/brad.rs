@@ -38,7 +38,7 @@
 
 use crate::fx::{Fx1, Mat3, Mat4x3, Vec3};
 
-use super::unit32::{unit_q12, unit_q12_pair};
+use super::unit32::{len2, unit_q12, unit_q12_pair};
 
 /// Which local axis a brad axis is, with its sign.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -142,20 +142,27 @@ const RANGE: i32 = 8 << 12;
 #[inline(always)]
 fn pair(x: &[Vec3], p: [u8; 2]) -> [i32; 3] {
     let (a, b) = (x[p[0] as usize].raw(), x[p[1] as usize].raw());
-    // A ragdoll's pairs are within 2 m, so the clamp seldom acts. `c ^
-    // (c >> 31)` is `|c|` for `c >= 0` and `|c| - 1` below (one
-    // instruction): when the OR of those is below 8 m, every component
-    // lies in `[-8 m, 8 m)` and the clamp leaves it (a saturated
+    // A ragdoll's pairs are within 2 m, so the clamp seldom acts: with
+    // every component in `[-8 m, 8 m)` it leaves them all (a saturated
     // difference is far beyond).
     let d = [0, 1, 2].map(|i| b[i].saturating_sub(a[i]));
-    let big = (d[0] ^ (d[0] >> 31)) | (d[1] ^ (d[1] >> 31)) | (d[2] ^ (d[2] >> 31));
-    if big < RANGE {
+    if magnitudes_below(d, RANGE) {
         d
     } else {
         // In line, not a call: returned from a call, the common case's
         // pair went through memory too.
         d.map(|c| c.clamp(-RANGE, RANGE))
     }
+}
+
+/// True when every component of `v` lies in `[-limit, limit)`, for a
+/// power of two `limit`: `c ^ (c >> 31)` is `|c|` for `c >= 0` and `|c| -
+/// 1` below (one instruction each), and their OR is below `limit` just
+/// when each of them is.
+#[inline(always)]
+fn magnitudes_below(v: [i32; 3], limit: i32) -> bool {
+    debug_assert!(limit.count_ones() == 1);
+    (v[0] ^ (v[0] >> 31)) | (v[1] ^ (v[1] >> 31)) | (v[2] ^ (v[2] >> 31)) < limit
 }
 
 /// `u x v` in raw integers (`u` unit, `v` within ±8 m: each component is
@@ -175,12 +182,6 @@ fn lower(v: [i32; 3]) -> [i32; 3] {
     v.map(|c| (c + (1 << 11) + (c >> 31)) >> 12)
 }
 
-/// `|v|^2` for components within `±2^15` (a pair): below `3 * 2^30`.
-#[inline(always)]
-fn len2_pair(v: [i32; 3]) -> u32 {
-    v.iter().map(|&c| (c * c) as u32).sum()
-}
-
 /// The unit C = A x goal if the goal is clear of A, else `None` (`goal`
 /// a pair, within `±2^15`; `a_hat` unit, so C is below `2^28`).
 #[inline(always)]
@@ -194,15 +195,11 @@ fn clear_normal(a_hat: [i32; 3], goal: [i32; 3]) -> Option<[i32; 3]> {
     if c1[0] | c1[1] | c1[2] == 0 {
         return None;
     }
-    // At least the largest magnitude less one (see `pair`): below 2^10
-    // the exact test decides, as it would for any small c1.
-    let big = (c1[0] ^ (c1[0] >> 31)) | (c1[1] ^ (c1[1] >> 31)) | (c1[2] ^ (c1[2] >> 31));
-    if big < 1 << 10 {
-        let l1 = len2_pair(c1);
-        let lg = len2_pair(goal);
-        if l1 < lg.div_ceil(1 << (2 * DEGENERATE_SHIFT)) {
-            return None;
-        }
+    // Components in [-2^10, 2^10): the exact test decides (it would
+    // for any small c1).
+    if magnitudes_below(c1, 1 << 10) && len2(c1) < len2(goal).div_ceil(1 << (2 * DEGENERATE_SHIFT))
+    {
+        return None;
     }
     unit_q12(c)
 }
@@ -273,14 +270,20 @@ fn degenerate_into(def: &BradDef, a: [i32; 3], goal: [i32; 3], rot: &mut Mat3) {
     put_columns(def, a_hat, b_hat, c, rot);
 }
 
-/// `axis` applied to raw components (negated for a negative axis).
+/// `v` negated when `negated`.
 #[inline(always)]
-fn signed(axis: Axis, v: [i32; 3]) -> [i32; 3] {
-    if axis.is_negative() {
+fn negate_if(negated: bool, v: [i32; 3]) -> [i32; 3] {
+    if negated {
         v.map(|c| -c)
     } else {
         v
     }
+}
+
+/// `axis` applied to raw components (negated for a negative axis).
+#[inline(always)]
+fn signed(axis: Axis, v: [i32; 3]) -> [i32; 3] {
+    negate_if(axis.is_negative(), v)
 }
 
 /// The column of `C = A x B` in brad `def`'s matrix, and whether it holds
@@ -308,13 +311,10 @@ fn third_column(def: &BradDef) -> (usize, bool) {
 fn put_columns(def: &BradDef, a_hat: [i32; 3], b_hat: [i32; 3], c_hat: [i32; 3], rot: &mut Mat3) {
     let (ia, ib) = (def.axis_a.index(), def.axis_b.index());
     let (k, k_negated) = third_column(def);
-    let col = |c: [i32; 3], negated: bool| {
-        let c = if negated { c.map(|v| -v) } else { c };
-        Vec3::from_raw(c[0], c[1], c[2])
-    };
-    rot.cols[ia] = col(a_hat, def.axis_a.is_negative());
-    rot.cols[ib] = col(b_hat, def.axis_b.is_negative());
-    rot.cols[k] = col(c_hat, k_negated);
+    let col = |c: [i32; 3]| Vec3::from_raw(c[0], c[1], c[2]);
+    rot.cols[ia] = col(signed(def.axis_a, a_hat));
+    rot.cols[ib] = col(signed(def.axis_b, b_hat));
+    rot.cols[k] = col(negate_if(k_negated, c_hat));
 }
 
 /// The earlier brad whose rotation gives brad `k`'s, if any: the same
@@ -347,17 +347,11 @@ fn twin_rotation_into(def: &BradDef, twin: &BradDef, twin_rot: &Mat3, rot: &mut 
     }
     let t = |axis: Axis| signed(axis, twin_rot.cols[axis.index()].raw());
     let (k, k_negated) = third_column(twin);
-    let twin_c = twin_rot.cols[k].raw();
-    let twin_c = if k_negated {
-        twin_c.map(|v| -v)
-    } else {
-        twin_c
-    };
-    let (a_hat, c_hat) = if def.a == twin.a {
-        (t(twin.axis_a), twin_c)
-    } else {
-        (t(twin.axis_a).map(|c| -c), twin_c.map(|c| -c))
-    };
+    let twin_c = negate_if(k_negated, twin_rot.cols[k].raw());
+    // A reversed: A and C negated, B as it is.
+    let reversed = def.a != twin.a;
+    let a_hat = negate_if(reversed, t(twin.axis_a));
+    let c_hat = negate_if(reversed, twin_c);
     put_columns(def, a_hat, t(twin.axis_b), c_hat, rot);
 }
 

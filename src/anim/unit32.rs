@@ -92,9 +92,14 @@ pub fn unit_q12(v: [i32; 3]) -> Option<[i32; 3]> {
     let half = (1i32 << right) >> 1;
     let neg = -((right > 0) as i32);
     let w = v.map(|c| ((c << left) + half + ((c >> 31) & neg)) >> right);
-    // Each square is below 2^30; their sum below 3 * 2^30, a u32.
-    let l = w.iter().map(|&c| (c * c) as u32).sum::<u32>();
-    Some(scale(w, l))
+    Some(scale(w, len2(w)))
+}
+
+/// `|v|^2` for components within `±2^15`: each square is at most `2^30`,
+/// their sum at most `3 * 2^30`, a `u32`.
+#[inline(always)]
+pub(super) fn len2(v: [i32; 3]) -> u32 {
+    v.iter().map(|&c| (c * c) as u32).sum()
 }
 
 /// [`unit_q12`] for components within `±2^15` (a brad's pair): exact
@@ -107,7 +112,7 @@ pub fn unit_q12_pair(v: [i32; 3]) -> Option<[i32; 3]> {
         v.iter().all(|c| c.unsigned_abs() <= 1 << 15),
         "unit32::unit_q12_pair: beyond 2^15"
     );
-    let l = v.iter().map(|&c| (c * c) as u32).sum::<u32>();
+    let l = len2(v);
     if l == 0 {
         return None;
     }
