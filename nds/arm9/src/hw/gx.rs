@@ -139,7 +139,10 @@ pub fn mult_4x3(m: &[i32; 12]) {
 /// [`mult_4x3`] of `m`'s words with its translation shifted right by
 /// `shift` (`gx_palette::words_shifted`), read from `m` in one go (a
 /// load-multiple from DTCM costs a cycle a word in DeSmuME, a load
-/// three) and written to the port.
+/// three) and written to the port. Written out rather than calling
+/// `words_shifted`: that call cost the palette 59 instructions a frame
+/// more (`make insn-count PCPROFILE=animframe`, `load_palette` 745 ->
+/// 804).
 #[inline(always)]
 pub fn mult_4x3_shifted(m: &Mat4x3, shift: u32) {
     let mut w = m.to_gx_4x3();
