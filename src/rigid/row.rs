@@ -187,23 +187,15 @@ impl Remembered {
 /// the same bodies and key (Box2D-style): resting stacks and held poses
 /// then need few sweeps.
 #[derive(Clone, Debug)]
+// In C order, the small fields first: after the arrays (about 100 KB
+// for the box scenes) their offsets took extra instructions to form in
+// every inlined `push` (`make insn-count PCPROFILE=boxes`).
+#[repr(C)]
 pub struct Rows<const R: usize> {
-    rows: [Row; R],
     len: usize,
-    prev: [Remembered; R],
     prev_len: usize,
-    /// `prev` by (bodies, key): open addressing, each slot 0 (empty) or
-    /// an index into `prev` plus one. A linear search from the row's own
-    /// position was quadratic once a woken pile changed the rows' order
-    /// (4.8 % of scene (c)'s time, `make pcprofile PCPROFILE=boxes`).
-    index: [u16; INDEX_SLOTS],
-    /// The index slot of each `prev` entry, to empty the index in
-    /// `O(prev_len)` rather than clear all of it every step.
-    slot_of: [u16; R],
-    /// The rows in solver form, when there are more than [`DTCM_ROWS`].
-    prepared: [Prepared; R],
-    /// This step's bodies as [`Prepared::set_fast`] sees them.
-    sides: prep::Sides,
+    kept_len: Option<usize>,
+    kept_rows: usize,
     /// Entries of `sides` the last solve wrote.
     sides_len: usize,
     /// The `prev` entry the last warm-start lookup found (`u16::MAX - 1`:
@@ -223,6 +215,28 @@ pub struct Rows<const R: usize> {
     /// start it can grow from step to step until motors saturate and
     /// the body moves. Below 1 it decays (`tests/rigid_powered.rs`).
     pub joint_warm_fraction: Fx1,
+    rows: [Row; R],
+    prev: [Remembered; R],
+    /// This step's keyed impulses as the solve wrote them back, in order
+    /// (`Some(count)` while the rows are as the solve left them, checked
+    /// by `kept_rows`, the row count it solved, so that a push need not
+    /// say so): the
+    /// next [`Rows::clear_holding`] takes them from here instead of
+    /// reading every 80-byte row again, two cache misses a row in a
+    /// woken pile (`make insn-count PCPROFILE=boxes`).
+    kept: [Remembered; R],
+    /// `prev` by (bodies, key): open addressing, each slot 0 (empty) or
+    /// an index into `prev` plus one. A linear search from the row's own
+    /// position was quadratic once a woken pile changed the rows' order
+    /// (4.8 % of scene (c)'s time, `make pcprofile PCPROFILE=boxes`).
+    index: [u16; INDEX_SLOTS],
+    /// The index slot of each `prev` entry, to empty the index in
+    /// `O(prev_len)` rather than clear all of it every step.
+    slot_of: [u16; R],
+    /// The rows in solver form, when there are more than [`DTCM_ROWS`].
+    prepared: [Prepared; R],
+    /// This step's bodies as [`Prepared::set_fast`] sees them.
+    sides: prep::Sides,
 }
 
 impl<const R: usize> Default for Rows<R> {
@@ -248,6 +262,9 @@ impl<const R: usize> Rows<R> {
             len: 0,
             prev: [Remembered::ZERO; R],
             prev_len: 0,
+            kept: [Remembered::ZERO; R],
+            kept_len: None,
+            kept_rows: 0,
             index: [0; INDEX_SLOTS],
             slot_of: [0; R],
             prepared: [Prepared::ZERO; R],
@@ -284,27 +301,36 @@ impl<const R: usize> Rows<R> {
                 }
             }
         }
+        let kept = self.kept_len.take().filter(|_| self.kept_rows == self.len);
         let fresh = if held == 0 {
             R
         } else {
-            let fresh = self.rows[..self.len].iter().filter(|r| r.key != 0).count();
+            let fresh = match kept {
+                Some(k) => k,
+                None => self.rows[..self.len].iter().filter(|r| r.key != 0).count(),
+            };
             let fresh = fresh.min(R - held);
             self.prev.copy_within(..held, fresh);
             fresh
         };
         let mut n = 0;
-        for r in self.rows[..self.len]
-            .iter()
-            .filter(|r| r.key != 0)
-            .take(fresh)
-        {
-            self.prev[n] = Remembered {
-                a: r.a,
-                b: r.b,
-                key: r.key,
-                lambda: r.lambda,
-            };
-            n += 1;
+        if let Some(k) = kept {
+            n = k.min(fresh);
+            self.prev[..n].copy_from_slice(&self.kept[..n]);
+        } else {
+            for r in self.rows[..self.len]
+                .iter()
+                .filter(|r| r.key != 0)
+                .take(fresh)
+            {
+                self.prev[n] = Remembered {
+                    a: r.a,
+                    b: r.b,
+                    key: r.key,
+                    lambda: r.lambda,
+                };
+                n += 1;
+            }
         }
         n += held;
         self.prev_len = n;
@@ -328,6 +354,7 @@ impl<const R: usize> Rows<R> {
             self.index[h as usize] = 0;
         }
         self.prev_len = 0;
+        self.kept_len = None;
         self.len = 0;
         self.dropped = 0;
     }
@@ -431,6 +458,8 @@ impl<const R: usize> Rows<R> {
 
     /// Mutable access (e.g. to warm-start impulses).
     pub fn as_mut_slice(&mut self) -> &mut [Row] {
+        // Rows changed after the solve: the next clear reads them.
+        self.kept_len = None;
         &mut self.rows[..self.len]
     }
 
@@ -467,17 +496,20 @@ impl<const R: usize> Rows<R> {
             sides: &self.sides,
             fast,
         };
-        if rows.len() <= SMALL_ROWS {
-            solve_on_stack::<SMALL_ROWS>(rows, b, &mut vel, iterations, omega);
+        let kept = &mut self.kept;
+        let kept_n = if rows.len() <= SMALL_ROWS {
+            solve_on_stack::<SMALL_ROWS>(rows, kept, b, &mut vel, iterations, omega)
         } else if rows.len() <= DTCM_ROWS {
-            solve_on_stack::<DTCM_ROWS>(rows, b, &mut vel, iterations, omega);
+            solve_on_stack::<DTCM_ROWS>(rows, kept, b, &mut vel, iterations, omega)
         } else {
             let buf = &mut self.prepared;
             match dtcm_split(rows) {
-                Some(near) => solve_split(rows, near, buf, b, &mut vel, iterations, omega),
-                None => solve_in(rows, buf, b, &mut vel, iterations, omega),
+                Some(near) => solve_split(rows, kept, near, buf, b, &mut vel, iterations, omega),
+                None => solve_in(rows, kept, buf, b, &mut vel, iterations, omega),
             }
-        }
+        };
+        self.kept_len = Some(kept_n);
+        self.kept_rows = self.len;
         debug_assert!(vel[ZERO_SLOT as usize] == [0; 6]);
         for (b, v) in bodies[..n].iter_mut().zip(&vel) {
             if !b.is_static() {
@@ -506,30 +538,33 @@ const SMALL_ROWS: usize = 48;
 #[inline(never)]
 fn solve_on_stack<const N: usize>(
     rows: &mut [Row],
+    kept: &mut [Remembered],
     bodies: Solved,
     vel: &mut [Vel; SLOTS],
     iterations: u8,
     omega: Fx1,
-) {
+) -> usize {
     let mut local = [Prepared::BLANK; N];
-    solve_in(rows, &mut local, bodies, vel, iterations, omega);
+    solve_in(rows, kept, &mut local, bodies, vel, iterations, omega)
 }
 
 /// Prepares `rows` into `buf` (at least as long) with relaxation
 /// `omega`, warm-starts them, runs `iterations` sweeps, and writes the
-/// impulses back into `rows`.
+/// impulses back into `rows` and the keyed ones into `kept`; returns
+/// how many went to `kept`.
 fn solve_in(
     rows: &mut [Row],
+    kept: &mut [Remembered],
     buf: &mut [Prepared],
     bodies: Solved,
     vel: &mut [Vel; SLOTS],
     iterations: u8,
     omega: Fx1,
-) {
+) -> usize {
     let buf = &mut buf[..rows.len()];
     prepare(rows, buf, bodies, vel, omega);
     kernel::sweep(buf, vel, iterations);
-    write_back(rows, buf);
+    write_back(rows, buf, kept)
 }
 
 /// [`solve_in`] for more rows than the DTCM buffer holds: the first
@@ -537,23 +572,25 @@ fn solve_in(
 /// that fewer of a big pile's rows stream through the data cache. The
 /// same updates in the same order as [`solve_in`]: the same results.
 #[inline(never)]
+#[allow(clippy::too_many_arguments)]
 fn solve_split(
     rows: &mut [Row],
+    kept: &mut [Remembered],
     near: usize,
     far: &mut [Prepared],
     bodies: Solved,
     vel: &mut [Vel; SLOTS],
     iterations: u8,
     omega: Fx1,
-) {
+) -> usize {
     let mut local = [Prepared::BLANK; DTCM_ROWS];
     let (rows_near, rows_far) = rows.split_at_mut(near);
     let (near, far) = (&mut local[..near], &mut far[..rows_far.len()]);
     prepare(rows_near, near, bodies, vel, omega);
     prepare(rows_far, far, bodies, vel, omega);
     kernel::sweep_split(near, far, vel, iterations);
-    write_back(rows_near, near);
-    write_back(rows_far, far);
+    let n = write_back(rows_near, near, kept);
+    n + write_back(rows_far, far, &mut kept[n..])
 }
 
 /// Each of `rows` in solver form in `buf`, warm-started, in order. Out
@@ -569,12 +606,26 @@ fn prepare(rows: &[Row], buf: &mut [Prepared], bodies: Solved, vel: &mut [Vel; S
     }
 }
 
-/// The solved impulses back into `rows`.
+/// The solved impulses back into `rows`, and the keyed ones with their
+/// identity into `kept` (while the rows are at hand); returns how many.
 #[inline(always)]
-fn write_back(rows: &mut [Row], buf: &[Prepared]) {
+fn write_back(rows: &mut [Row], buf: &[Prepared], kept: &mut [Remembered]) -> usize {
+    let mut n = 0;
     for (r, p) in rows.iter_mut().zip(buf.iter()) {
         r.lambda = p.impulse(r);
+        if r.key != 0 {
+            if let Some(k) = kept.get_mut(n) {
+                *k = Remembered {
+                    a: r.a,
+                    b: r.b,
+                    key: r.key,
+                    lambda: r.lambda,
+                };
+                n += 1;
+            }
+        }
     }
+    n
 }
 
 /// Where to cut a list longer than [`DTCM_ROWS`] so that the rows before
