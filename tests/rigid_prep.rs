@@ -123,6 +123,11 @@ fn fast_preparation_equals_the_general_one() {
             };
             let mut general = Prepared::ZERO;
             general.set(&r, &bodies, lambda, omega);
+            // The solver's own call, with this step's inertia bounds
+            // from the table: the same bits.
+            let mut sided = Prepared::BLANK;
+            sided.set_sided(&r, &bodies, Some(&table), lambda, omega);
+            assert_eq!(sided, general, "row {r:?}");
             // Start from garbage: the fast path must write every field.
             let mut quick = general;
             quick.set(&row(&mut rng, bodies.len(), lever), &bodies, 7, fx!(0.5));

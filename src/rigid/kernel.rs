@@ -42,6 +42,7 @@ use crate::fx::power::{round_shr, saturate_i32};
 use crate::fx::{Fx1, Fx2, Fx3, Vec3};
 
 use super::body::{Body, STATIC};
+use super::prep::{inertia_bound, Sides};
 use super::row::Row;
 
 /// No friction row: the row's own bounds apply.
@@ -157,8 +158,23 @@ impl Prepared {
     /// relaxation factor (0..2; 1: none).
     // Out of line, so that the loop that calls it (`solve_in`) fits the
     // ROM's rigid-body ITCM overlay (linker.ld).
-    #[inline(never)]
     pub fn set(&mut self, row: &Row, bodies: &[Body], lambda: i32, omega: Fx1) {
+        self.set_sided(row, bodies, None, lambda, omega);
+    }
+
+    /// [`Prepared::set`], with the bodies' inertia bounds from `sides`
+    /// (this step's [`super::prep::sides`] of `bodies`) when given, so
+    /// that no row reads a body's nine inertia entries to bound them: the
+    /// same result.
+    #[inline(never)]
+    pub fn set_sided(
+        &mut self,
+        row: &Row,
+        bodies: &[Body],
+        sides: Option<&Sides>,
+        lambda: i32,
+        omega: Fx1,
+    ) {
         let mut k = Fx3::ZERO;
         let p = self;
         p.clear_sides();
@@ -167,8 +183,9 @@ impl Prepared {
         // was built with `memcpy`s, and a loop choosing each side's
         // values cost the powered ragdoll 5 % (`make pcprofile
         // PCPROFILE=motor`).
-        p.set_side(0, row.a, -row.lin, row.ang_a, bodies, &mut k, &mut d_max);
-        p.set_side(1, row.b, row.lin, row.ang_b, bodies, &mut k, &mut d_max);
+        let (a, b) = (row.a, row.b);
+        p.set_side(0, a, -row.lin, row.ang_a, bodies, sides, &mut k, &mut d_max);
+        p.set_side(1, b, row.lin, row.ang_b, bodies, sides, &mut k, &mut d_max);
         p.finish(row, k.raw(), d_max, lambda, omega);
     }
 
@@ -224,16 +241,22 @@ impl Prepared {
         lin: Vec3,
         ang: Vec3,
         bodies: &[Body],
+        sides: Option<&Sides>,
         k: &mut Fx3,
         d_max: &mut i32,
     ) {
         let Some(b) = solved_body(bodies, i) else {
             return;
         };
+        let big = match sides {
+            // `i` is a solved body's index, below MAX_BODIES.
+            Some(t) => t[i as usize & (SLOTS - 1)].big,
+            None => inertia_bound(b),
+        };
         // lin . (lin / m) is |lin|^2 / m exactly: one wide product
         // instead of three (Q24 * Q12 = Q36, below 2^43).
         let lin2: i64 = lin.raw().iter().map(|&c| c as i64 * c as i64).sum();
-        let s = if let Some((m32, k_side)) = side_32(b, lin, ang, lin2) {
+        let s = if let Some((m32, k_side)) = side_32(b, big, lin, ang, lin2) {
             // The common case (a box's inertia, box-sized levers):
             // every product fits 32 bits, where a multiply is one
             // instruction and a variable shift one, not six.
@@ -374,14 +397,10 @@ fn side_exponent(m24: &[i64; 6]) -> i32 {
 /// linear one. The same values as the 64-bit path, exactly; `None` when a
 /// bound fails (a light hand's inertia, a long lever).
 #[inline(always)]
-fn side_32(b: &Body, lin: Vec3, ang: Vec3, lin2: i64) -> Option<([i32; 6], i64)> {
+fn side_32(b: &Body, big: u32, lin: Vec3, ang: Vec3, lin2: i64) -> Option<([i32; 6], i64)> {
     let im = b.inv_mass.raw();
     let cols = b.inv_inertia_world.cols.map(|c| c.raw());
     let a = ang.raw();
-    let big = cols
-        .iter()
-        .flatten()
-        .fold(0u32, |m, c| m | c.unsigned_abs());
     let reach = a.iter().map(|c| c.unsigned_abs() as u64).sum::<u64>();
     // `big` is at most twice the largest entry (an OR of magnitudes).
     if (big as u64) * reach >= 1 << 31 || !(0..1 << 19).contains(&im) {

@@ -17,11 +17,15 @@ use super::kernel::{Prepared, LAMBDA_MAX, MAX_BODIES, SLOTS};
 use super::row::Row;
 
 /// What the fast path needs of a body: its inverse mass and its one
-/// inverse moment (Q12 raw), or a mark in `im`.
+/// inverse moment (Q12 raw), or a mark in `im`; and for every body the
+/// solver moves, the OR of the magnitudes of its world inverse inertia's
+/// entries, the bound [`Prepared::set`] checks its 32-bit products with
+/// (once a step here, where it was folded from nine entries per row).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Side {
     im: i32,
     d: i32,
+    pub(super) big: u32,
 }
 
 /// `im` of a body the solver does not move (static, asleep, or no body).
@@ -30,7 +34,11 @@ const ABSENT: i32 = -1;
 const GENERIC: i32 = -2;
 
 impl Side {
-    const ABSENT: Side = Side { im: ABSENT, d: 0 };
+    const ABSENT: Side = Side {
+        im: ABSENT,
+        d: 0,
+        big: 0,
+    };
 
     /// `b`'s side: absent when the solver does not move it, generic unless
     /// its inverse inertia is exactly `d I` and its inverse mass is below
@@ -39,25 +47,39 @@ impl Side {
         if b.is_static() || b.is_asleep() {
             return Side::ABSENT;
         }
+        let big = inertia_bound(b);
+        let generic = Side {
+            im: GENERIC,
+            d: 0,
+            big,
+        };
         if !b.isotropic {
-            return Side { im: GENERIC, d: 0 };
+            return generic;
         }
         let im = b.inv_mass.raw();
         let cols = b.inv_inertia_world.cols.map(|c| c.raw());
         let d = cols[0][0];
         // The OR of the magnitudes is `set`'s bound on the entries: with
         // a diagonal of equal moments it is `|d|`.
-        let big = cols
-            .iter()
-            .flatten()
-            .fold(0u32, |m, c| m | c.unsigned_abs());
         let diagonal = cols[1][1] == d && cols[2][2] == d && big == d.unsigned_abs();
         if diagonal && (0..1 << 19).contains(&im) {
-            Side { im, d }
+            Side { im, d, big }
         } else {
-            Side { im: GENERIC, d: 0 }
+            generic
         }
     }
+}
+
+/// The OR of the magnitudes of `b`'s world inverse inertia's entries (Q12
+/// raw): at most twice the largest, the bound of `Prepared::set`'s
+/// 32-bit path.
+#[inline(always)]
+pub fn inertia_bound(b: &Body) -> u32 {
+    b.inv_inertia_world
+        .cols
+        .iter()
+        .flat_map(|c| c.raw())
+        .fold(0u32, |m, c| m | c.unsigned_abs())
 }
 
 /// One [`Side`] per velocity slot.

@@ -600,7 +600,7 @@ fn prepare(rows: &[Row], buf: &mut [Prepared], bodies: Solved, vel: &mut [Vel; S
     for (p, r) in buf.iter_mut().zip(rows.iter()) {
         let lambda = kernel::to_q20(r.lambda);
         if !(bodies.fast && p.set_fast(r, bodies.sides, lambda, omega)) {
-            p.set(r, bodies.bodies, lambda, omega);
+            p.set_sided(r, bodies.bodies, Some(bodies.sides), lambda, omega);
         }
         p.warm_start(vel);
     }
