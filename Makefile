@@ -158,7 +158,8 @@ insn-mix: rom venv
 # DeSmuME's cycles for them by its JIT's rules, function by function
 # (nds/runner/insn_count.py, on the Unicorn CPU emulator; `animframe` is
 # the bench's anim_us.total). INSN_COUNT_ARGS="--annotate NAME" lists one
-# function's disassembly with both per instruction.
+# function's disassembly with both per instruction, "--lines NAME" totals
+# them by source line.
 INSN_COUNT_ARGS ?=
 insn-count: rom venv
 	@CARGO_PROFILE_RELEASE_DEBUG=line-tables-only $(call build_rom,pcprofile-$(PCPROFILE),$(PCPROFILE_FEATURE))

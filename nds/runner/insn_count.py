@@ -100,6 +100,34 @@ def annotate(elf: str, name: str, starts, info, counts, cycles, steps: int) -> N
                   f"{line.strip()}")
 
 
+def by_line(elf: str, name: str, starts, info, counts, cycles, steps: int, top: int) -> None:
+    """A function's counts per step totalled by source line (llvm-addr2line
+    on the PC-profile ROM's line tables; an inlined helper's line counts as
+    the helper's, so `cmp.rs` is every `min`, `max` and `clamp` inlined)."""
+    import shutil
+    import subprocess
+    hits = [(s, n, size) for s, (n, size) in zip(starts, info) if name in n]
+    if not hits:
+        raise SystemExit(f"error: no function named like {name!r}")
+    start, full, size = hits[0]
+    addresses = sorted(a for a in counts if start <= a < start + size)
+    tool = shutil.which("llvm-addr2line") or "/usr/lib/llvm-14/bin/llvm-addr2line"
+    out = subprocess.run([tool, "-e", elf], input="\n".join(hex(a) for a in addresses),
+                         check=True, capture_output=True, text=True).stdout.splitlines()
+    n_by: collections.Counter[str] = collections.Counter()
+    c_by: collections.Counter[str] = collections.Counter()
+    for address, where in zip(addresses, out):
+        # The file's name and line: the crate paths are long and the same.
+        where = where.rsplit("/", 1)[-1]
+        n_by[where] += counts[address]
+        c_by[where] += cycles[address]
+    print(f"\n{full}, by source line ({sum(n_by.values()) / steps:.0f} instructions, "
+          f"{sum(c_by.values()) / steps:.0f} cycles a step):")
+    print(f"{'insns':>10}  {'cycles':>8}  line")
+    for where, c in c_by.most_common(top):
+        print(f"{n_by[where] / steps:10.0f}  {c / steps:8.0f}  {where}")
+
+
 CONDITIONS = {
     0x0: lambda n, z, c, v: z, 0x1: lambda n, z, c, v: not z,
     0x2: lambda n, z, c, v: c, 0x3: lambda n, z, c, v: not c,
@@ -215,6 +243,9 @@ def main() -> int:
     ap.add_argument("--no-data-cache", action="store_true",
                     help="charge main RAM data as if every access hit (what the cache "
                          "model adds is the difference)")
+    ap.add_argument("--lines", metavar="NAME", default=None,
+                    help="total the counts of the function whose name contains NAME by "
+                         "source line, the costliest first (--top of them)")
     ap.add_argument("--annotate", metavar="NAME", default=None,
                     help="print the disassembly of the function whose name contains NAME, "
                          "each instruction with its count per step")
@@ -326,6 +357,8 @@ def main() -> int:
     print(f"{'insns':>10}  {'cycles':>8}  function")
     for name, n in per_fn.most_common(args.top):
         print(f"{n / steps:10.0f}  {per_fn_cycles[name] / steps:8.0f}  {name}")
+    if args.lines:
+        by_line(args.elf, args.lines, starts, info, counts, cycles, steps, args.top)
     if args.annotate:
         annotate(args.elf, args.annotate, starts, info, counts, cycles, steps)
     return 0
