@@ -56,7 +56,27 @@ pub fn integrate(bodies: &mut [Body]) {
 /// plus the first-order truncation, `|w dt|^2 / 8` per step).
 #[inline]
 pub fn turn(q: Quat, w: Vec3<Fx2>) -> Quat {
-    let h = w.to_array().map(|c| round_shr(c.raw() * DT_Q32, 27));
+    turn_half(q, w.to_array().map(|c| round_shr(c.raw() * DT_Q32, 27)))
+}
+
+/// `q` turned by the small rotation vector `theta` (FX2 rad, each
+/// component clamped to 1/4 rad, where the first-order step is still
+/// within 1 % of the angle): `normalise(q + (0, theta / 2) q)`.
+#[inline]
+pub fn turn_by(q: Quat, theta: Vec3<Fx2>) -> Quat {
+    const QUARTER: i64 = 1 << 22;
+    // theta / 2 in Q30 from Q24: a shift by 5.
+    turn_half(
+        q,
+        theta
+            .to_array()
+            .map(|c| c.raw().clamp(-QUARTER, QUARTER) << 5),
+    )
+}
+
+/// `normalise(q + (0, h) q)` for `h` in Q30.
+#[inline]
+fn turn_half(q: Quat, h: [i64; 3]) -> Quat {
     let [qw, qx, qy, qz] = q.raw_q30().map(|c| c as i64);
     let [hx, hy, hz] = h;
     // (0, h) * (qw, qv) = (-h.qv, qw h + h x qv), in Q60.

@@ -17,6 +17,7 @@
 //! - [`contact`]: box-plane and box-box contacts as rows with friction.
 //! - [`box_pair`]: the box-box contact test, in the boxes' own frames.
 //! - [`joint`]: ball-and-socket and hinge joints and their limits.
+//! - [`joint_gap`]: joint gaps closed in the positions after integration.
 //! - [`grab`]: a point of a body pulled towards a target with a bounded
 //!   force (the stylus's "mouse joint").
 //! - [`motor`]: the seed-000 motor drives, torque-limited by `tau_max`.
@@ -66,6 +67,7 @@ pub mod ik;
 pub mod integrate;
 pub mod inverse_dynamics;
 pub mod joint;
+pub mod joint_gap;
 pub mod kernel;
 pub mod motor;
 pub mod pd;

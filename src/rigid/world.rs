@@ -20,6 +20,7 @@ use super::contact::{box_box, box_plane, ContactSettings, Plane};
 use super::grab::Grab;
 use super::integrate::{apply_gravity, damp, integrate};
 use super::joint::Joint;
+use super::joint_gap::close_joint_gaps;
 use super::motor::push_motor_rows_at;
 use super::row::{Rows, DTCM_ROWS, JOINT_KEY, MAX_BODIES};
 use super::sleep::{update_rest, wake_neighbours};
@@ -74,6 +75,9 @@ pub struct Settings {
     /// (0: no budget). It bounds the solver's worst frame, when a pile or
     /// a fallen character has many contacts.
     pub update_budget: u16,
+    /// After integration, joint gaps wider than this (m, along any world
+    /// axis) are closed in the positions ([`super::joint_gap`]; zero: off).
+    pub joint_gap: Fx2,
 }
 
 /// The fewest sweeps a step's update budget leaves.
@@ -121,6 +125,7 @@ impl Settings {
         sleep: false,
         relaxation: Fx1::ONE,
         update_budget: 0,
+        joint_gap: Fx2::ZERO,
     };
 }
 
@@ -388,6 +393,13 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
     #[inline(never)]
     pub fn integrate(&mut self) {
         integrate(&mut self.bodies[..self.n_bodies]);
+        if self.settings.joint_gap > Fx2::ZERO {
+            let (joints, bodies) = (
+                &self.joints[..self.n_joints],
+                &mut self.bodies[..self.n_bodies],
+            );
+            close_joint_gaps(bodies, joints, self.settings.joint_gap);
+        }
         if self.settings.sleep {
             update_rest(&mut self.bodies[..self.n_bodies]);
         }

@@ -352,8 +352,14 @@ pub const SETTINGS: Settings = Settings {
     update_budget: UPDATE_BUDGET,
     contact_warm: fx!(0.85),
     joint_warm: fx!(0.8),
+    joint_gap: JOINT_GAP,
     ..Settings::DEFAULT
 };
+
+/// Joint gaps wider than this along a world axis are closed after each
+/// full step ([`crate::rigid::joint_gap`]): 9 mm, so that none stays
+/// open by 1 cm.
+pub const JOINT_GAP: Fx2 = Fx2::from_raw(150_995);
 
 /// Sweeps of a full step ([`SETTINGS`]).
 pub const SWEEPS: u8 = 12;
