@@ -17,10 +17,11 @@
 //!
 //! # Ranges
 //! A gap is clamped to +-1 m (a wider one is an explosion, not drift),
-//! so `gap * 2^36` fits an `i64`; `lambda` is at most the gap times the
-//! figure's mass (100 kg m, Q24 below 2^31), a lever at most 8 m (Q12
-//! `J`), so their product fits easily; a turn is at most 1/4 rad per axis
-//! ([`super::integrate::turn_by`]).
+//! so `gap * 2^36` fits an `i64`. `lambda = gap / k` with `k` at least the
+//! lighter side's inverse mass, so at most 1 m times 1000 kg (the top of
+//! the mass range; Q24 below 2^34); times a `J` component below 2^15 (Q12,
+//! levers under 8 m) it stays below 2^49. A turn is at most 1/4 rad per
+//! axis ([`super::integrate::turn_by`]).
 
 use crate::fx::{Fx1, Fx2, Fx3, Fx4, Vec3};
 use divsqrt::div_auto;
