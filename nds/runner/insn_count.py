@@ -75,15 +75,21 @@ def load_images(elf: bytes):
             yield paddr, elf[off:off + filesz]
 
 
+def function_named(name: str, starts, info) -> tuple[int, str, int]:
+    """(start, full name, size) of the first function whose name contains
+    `name`."""
+    hits = [(s, n, size) for s, (n, size) in zip(starts, info) if name in n]
+    if not hits:
+        raise SystemExit(f"error: no function named like {name!r}")
+    return hits[0]
+
+
 def annotate(elf: str, name: str, starts, info, counts, cycles, steps: int) -> None:
     """The function's disassembly (llvm-objdump), with each instruction's
     executions and DeSmuME-model cycles per step in the first columns."""
     import shutil
     import subprocess
-    hits = [(s, n, size) for s, (n, size) in zip(starts, info) if name in n]
-    if not hits:
-        raise SystemExit(f"error: no function named like {name!r}")
-    start, full, size = hits[0]
+    start, full, size = function_named(name, starts, info)
     objdump = shutil.which("llvm-objdump") or "/usr/lib/llvm-14/bin/llvm-objdump"
     out = subprocess.run([objdump, "-d", "--no-show-raw-insn", f"--start-address={start}",
                           f"--stop-address={start + size}", elf],
@@ -106,10 +112,7 @@ def by_line(elf: str, name: str, starts, info, counts, cycles, steps: int, top: 
     the helper's, so `cmp.rs` is every `min`, `max` and `clamp` inlined)."""
     import shutil
     import subprocess
-    hits = [(s, n, size) for s, (n, size) in zip(starts, info) if name in n]
-    if not hits:
-        raise SystemExit(f"error: no function named like {name!r}")
-    start, full, size = hits[0]
+    start, full, size = function_named(name, starts, info)
     addresses = sorted(a for a in counts if start <= a < start + size)
     tool = shutil.which("llvm-addr2line") or "/usr/lib/llvm-14/bin/llvm-addr2line"
     out = subprocess.run([tool, "-e", elf], input="\n".join(hex(a) for a in addresses),

@@ -74,6 +74,8 @@ pub fn close_joint_gaps(bodies: &mut [Body], joints: &[Joint], tolerance: Fx2) -
 /// their coupling leaves, the next step's rows see), then each body moved
 /// and turned once.
 fn close(bodies: &mut [Body], j: &Joint) {
+    // Found again, not taken from the ranking: a wider joint closed before
+    // this one may have moved a body they share.
     let gap = j.separation(bodies);
     let ra = frame(bodies, j.a).1.mul_vec(j.anchor_a);
     let rb = frame(bodies, j.b).1.mul_vec(j.anchor_b);
