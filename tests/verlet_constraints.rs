@@ -258,3 +258,53 @@ fn substeps_fall_the_same_as_one_step() {
     assert!((v1 + 9.81).abs() < 0.05 && (v3 + 9.81).abs() < 0.05);
     assert!((y1 - y3).abs() < 0.1);
 }
+
+/// The solver works on Q20 positions within `POSITION_LIMIT` (256 m):
+/// particles far beyond it are saturated there, with no overflow (the
+/// debug build panics on one), and a stick there still converges; the
+/// window's edges (a 2 m stick stretched 1.9x, one crushed to a point,
+/// one pulled 500 m long) take the exact path without overflow.
+#[test]
+fn relaxation_saturates_at_its_position_limit() {
+    use dsphys::verlet::POSITION_LIMIT;
+    let lim = POSITION_LIMIT.to_f64();
+    assert!((lim - 256.0).abs() < 0.001, "{lim}");
+    let mut p = Particles::<16>::new();
+    let pts = [
+        v(-30000.0, 1.0, 1.0),
+        v(-30000.0, 1.3, 1.0),
+        v(30000.0, -30000.0, 30000.0),
+        v(30000.0, -30000.0, 30000.0),
+        v(0.0, 0.0, 0.0),
+        v(3.8, 0.0, 0.0),
+        v(-250.0, 0.0, 0.0),
+        v(250.0, 0.0, 0.0),
+    ];
+    for &x in &pts {
+        p.push(x, fx!(1.0), fx!(1.0), fx!(0.05)).unwrap();
+    }
+    let mut c = Constraints::<16>::new();
+    for (a, len) in [(0u8, 0.5), (2, 0.3), (4, 2.0), (6, 1.0)] {
+        c.push(&ConstraintDef::stick(a, a + 1, f(len)), p.inv_masses())
+            .unwrap();
+    }
+    let mut x = [Vec3::ZERO; 16];
+    let mut rem = [[0; 3]; 16];
+    x[..pts.len()].copy_from_slice(p.positions());
+    c.relax(&mut x, &mut rem, 200);
+    for (i, xi) in x[..pts.len()].iter().enumerate() {
+        for (k, c) in vf(*xi).iter().enumerate() {
+            assert!(c.abs() <= lim + 1e-3, "particle {i} axis {k}: {c}");
+        }
+    }
+    // Saturated onto the limit, the far pair is a stick again.
+    let near = |a: usize, b: usize, len: f64| {
+        let d = dist(x[a], x[b]);
+        assert!((d - len).abs() < 0.002, "{a}-{b}: {d} m, not {len}");
+    };
+    near(0, 1, 0.5);
+    near(4, 5, 2.0);
+    near(6, 7, 1.0);
+    // The coincident pair has no direction to push along: it stays put.
+    assert_eq!(x[2], x[3]);
+}

@@ -27,18 +27,33 @@
 //! compressions (`e -> -1`) need the exact path to push apart at all.
 //!
 //! # Where rounding goes
-//! A correction moves each particle by a whole number of FX1 steps; what
-//! rounding leaves out (below half a step) is added to the particle's
-//! rounding remainder (`Particles`, FX2), which the next integration adds
-//! to its move. So the velocity a correction makes is exact, and only the
-//! position lags, by less than half a step. Dropping the leftover instead
-//! made each correction a random kick to the velocity: with no damping a
-//! tumbling ragdoll's energy random-walked upwards, +10 % to +170 % in 10
-//! s, more with more iterations, while the f32 twin (`floatref`) lost
-//! energy (`tests/verlet_energy.rs`, `constraints_add_no_energy_in_free_space`).
+//! The passes run on a Q20 copy of the positions (2^-20 m, a micrometre;
+//! [`Constraints::relax`]): each particle's FX1 position with its
+//! integration remainder folded in, and folded back after the passes,
+//! rounded to FX1 with what rounding left out (below half a step) in the
+//! remainder, which the next integration adds to its move. So each
+//! correction is rounded to a micrometre, not to an FX1 step (0.24 mm).
+//! At FX1 each correction's rounding was a random kick to the velocity:
+//! with no damping a tumbling ragdoll's energy random-walked upwards,
+//! +10 % to +170 % in 10 s, more with more iterations, while the f32 twin
+//! (`floatref`) lost energy (`tests/verlet_energy.rs`,
+//! `constraints_add_no_energy_in_free_space`). Until 2026-11-26 the FX1
+//! corrections carried their leftovers to the remainders one by one, at
+//! about 40 instructions a correction; the Q20 copy costs about 70 a
+//! particle and relaxation, for every pass.
+//!
+//! # Range
+//! Positions enter the passes saturated to [`POSITION_LIMIT`] (256 m on
+//! each axis; the collision world's limit is 100 m). A pass moves a
+//! particle by at most 1.3 m a link inside the approximation's window,
+//! and the exact path keeps its results within the limit, so a few
+//! passes at a time keep every position within 2^29.4 Q20: a difference
+//! fits an `i32` and a squared length an `i64`
+//! (`relaxation_saturates_at_its_position_limit`).
 
+use crate::divsqrt::{div_auto, sqrt_u64};
 use crate::fx;
-use crate::fx::{Fx1, Fx2, Fx3, Vec3};
+use crate::fx::{Fx1, Fx2, Vec3};
 
 use super::def::ConstraintDef;
 
@@ -57,12 +72,15 @@ pub struct Link {
     pub min: Fx1,
     /// Maximum length ([`Fx1::MAX`]: none).
     pub max: Fx1,
-    min2: Fx2,
-    max2: Fx2,
-    /// `d^2` at and above which a too-short link takes the approximation.
-    min2_lo: Fx2,
-    /// `d^2` at and below which a too-long link takes the approximation.
-    max2_hi: Fx2,
+    /// `min^2` and `max^2`, Q40 (the solver's squared lengths).
+    min2: i64,
+    max2: i64,
+    /// `d^2` (Q40) at and above which a too-short link takes the
+    /// approximation.
+    min2_lo: i64,
+    /// `d^2` (Q40) at and below which a too-long link takes the
+    /// approximation.
+    max2_hi: i64,
     /// `1 / (2 min^2)`, 1/m^2.
     inv_2min2: Fx1,
     /// `1 / (2 max^2)`, 1/m^2.
@@ -97,18 +115,18 @@ impl Link {
             b: def.b,
             min: def.min.max(Fx1::ZERO),
             max: def.max,
-            min2: Fx2::ZERO,
-            max2: Fx2::MAX,
-            min2_lo: Fx2::MAX,
-            max2_hi: Fx2::MIN,
+            min2: 0,
+            max2: i64::MAX,
+            min2_lo: i64::MAX,
+            max2_hi: i64::MIN,
             inv_2min2: Fx1::ZERO,
             inv_2max2: Fx1::ZERO,
             ratio_a: Fx1::ZERO,
             live: false,
         };
-        l.min2 = l.min * l.min;
+        l.min2 = q40(l.min * l.min);
         if l.max < fx!(400000.0) {
-            l.max2 = l.max * l.max;
+            l.max2 = q40(l.max * l.max);
         }
         l.set_window(window);
         l.set_masses(inv_masses[l.a as usize], inv_masses[l.b as usize]);
@@ -122,16 +140,18 @@ impl Link {
         match inv_2t2(self.min) {
             Some(k) if window > Fx1::ZERO => {
                 self.inv_2min2 = k;
-                self.min2_lo = self.min2 - (self.min2 * window).lower();
+                let min2 = self.min * self.min;
+                self.min2_lo = q40(min2 - (min2 * window).lower());
             }
-            _ => self.min2_lo = Fx2::MAX,
+            _ => self.min2_lo = i64::MAX,
         }
         match inv_2t2(self.max) {
-            Some(k) if window > Fx1::ZERO && self.max2 != Fx2::MAX => {
+            Some(k) if window > Fx1::ZERO && self.max2 != i64::MAX => {
                 self.inv_2max2 = k;
-                self.max2_hi = self.max2 + (self.max2 * window).lower();
+                let max2 = self.max * self.max;
+                self.max2_hi = q40(max2 + (max2 * window).lower());
             }
-            _ => self.max2_hi = Fx2::MIN,
+            _ => self.max2_hi = i64::MIN,
         }
     }
 
@@ -146,129 +166,99 @@ impl Link {
         };
     }
 
-    /// The exact path, typed and saturating: moves the particles by
-    /// `delta * (|d| - t) / |d|` (one square root, one division). It
-    /// reads the particles again rather than taking the fast path's
-    /// `delta`, which would make that path keep `delta` in memory for a
-    /// call it makes for about 1 % of its corrections.
+    /// The exact path: moves the particles by `d (|d| - t) / |d|` (one
+    /// square root, three divisions), each result kept within
+    /// [`POSITION_LIMIT`]. Out of line: about 1 % of the corrections take
+    /// it.
     #[inline(never)]
-    fn project_exact(&self, x: &mut [Vec3], rem: &mut [[i32; 3]], t: Fx1) {
+    fn project_exact(&self, q: &mut [[i32; 3]], d: [i32; 3], d2: i64, t: Fx1) {
         let (ia, ib) = (self.a as usize, self.b as usize);
-        let delta = x[ib] - x[ia];
-        let len = delta.length_squared().sqrt();
-        // FX3 / FX1 -> FX2; len == 0 only when delta == 0 (nothing moves).
-        let frac: Fx2 = Fx3::from(len - t) / len;
-        // FX1 * FX2 -> FX3, one rounding to FX1 per component.
-        let full = delta * frac;
-        let corr: Vec3 = full.map(Fx3::lower_to_fx1);
-        let corr_a: Vec3 = (corr * self.ratio_a).lower();
-        x[ia] += corr_a;
-        x[ib] -= corr - corr_a;
-        // What rounding left out goes to the remainders (module docs).
-        let (full, corr, corr_a) = (full.to_array(), corr.raw(), corr_a.raw());
+        // Q40 -> Q20; 0 only when the particles coincide: nothing moves.
+        let len = sqrt_u64(d2 as u64) as i64;
+        if len == 0 {
+            return;
+        }
+        // Q20; |t| below 2^31 FX1 raw, so below 2^39 here.
+        let num = len - ((t.raw() as i64) << 8);
+        let lim = (POSITION_LIMIT.raw() as i64) << 8;
         for c in 0..3 {
-            // FX3 -> FX2 (floor), |corr| below 2^31 FX1 raw.
-            let exact = full[c].raw() >> 12;
-            let moved = (corr[c] as i64) << 12;
-            let moved_a = (corr_a[c] as i64) << 12;
-            let (for_a, for_b) = leftovers(exact, moved, moved_a, self.ratio_a);
-            rem[ia][c] += for_a;
-            rem[ib][c] += for_b;
+            // |d| < 2^31 and |num| < 2^40 over len: the quotient is at
+            // most |num| (a push apart) or |d| (a pull together).
+            let corr = div_auto(d[c] as i64 * num.clamp(-lim, lim), len);
+            let corr_a = (corr * self.ratio_a.raw() as i64 + (1 << 11)) >> 12;
+            let (a, b) = (q[ia][c] as i64 + corr_a, q[ib][c] as i64 - (corr - corr_a));
+            q[ia][c] = a.clamp(-lim, lim) as i32;
+            q[ib][c] = b.clamp(-lim, lim) as i32;
         }
     }
 
-    /// Projects once. Returns 0 if satisfied, 1 if corrected by the
-    /// approximation, 2 if corrected exactly.
+    /// Projects once, on Q20 positions `q` (see [`Constraints::relax`]).
+    /// Returns 0 if satisfied, 1 if corrected by the approximation, 2 if
+    /// corrected exactly.
     ///
-    /// The approximation runs on raw integers: one `smull` (32 x 32 -> 64)
-    /// for the fraction, then only 32-bit multiplies, each rounding an add
-    /// and a shift (round half up, except the mass split, see below).
-    /// Powers are in the comments; the window and [`APPROX_MAX_LENGTH`]
-    /// bound every intermediate.
+    /// The approximation: `e = |d|^2 - t^2`, the fraction `e / (2 t^2)`
+    /// as a Q16 number, split into the two particles' shares, and each
+    /// share times `d` (one `smull` a component). Each move is rounded to
+    /// Q20 (a micrometre): no rounding remainder is worth keeping at that
+    /// step (the FX1 steps of the past were: module docs). The moves of
+    /// `a` and `b` are `d * frac * w_a / W` and `d * frac * w_b / W`, whose
+    /// momenta are equal and opposite but for the shares' rounding
+    /// (2^-17 of the move).
     #[inline(always)]
-    fn project<const N: usize>(&self, x: &mut [Vec3; N], rem: &mut [[i32; 3]; N]) -> u32 {
+    fn project<const N: usize>(&self, q: &mut [[i32; 3]; N]) -> u32 {
         if !self.live {
             return 0;
         }
         let (ia, ib) = (slot::<N>(self.a), slot::<N>(self.b));
-        let delta = x[ib] - x[ia];
-        let d2: Fx2 = delta.length_squared();
-        // e = |d|^2 - t^2 (FX2 raw; fits i32 inside the window), k = 1/(2t^2).
+        let (pa, pb) = (q[ia], q[ib]);
+        // Q20; positions stay within 2^29.4 (`relax`), so below 2^30.4.
+        let d = [pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]];
+        // Q40, below 3 * 2^60.8 < 2^63.
+        let d2 = d[0] as i64 * d[0] as i64 + d[1] as i64 * d[1] as i64 + d[2] as i64 * d[2] as i64;
+        // e = |d|^2 - t^2 (Q40), k = 1/(2t^2) (Q12).
         let (e, k) = if d2 > self.max2 {
             if d2 > self.max2_hi {
-                self.project_exact(&mut x[..], &mut rem[..], self.max);
+                self.project_exact(&mut q[..], d, d2, self.max);
                 return 2;
             }
-            ((d2 - self.max2).raw() as i32, self.inv_2max2.raw())
+            (d2 - self.max2, self.inv_2max2.raw())
         } else if d2 < self.min2 {
             if d2 < self.min2_lo {
-                self.project_exact(&mut x[..], &mut rem[..], self.min);
+                self.project_exact(&mut q[..], d, d2, self.min);
                 return 2;
             }
-            ((d2 - self.min2).raw() as i32, self.inv_2min2.raw())
+            (d2 - self.min2, self.inv_2min2.raw())
         } else {
             return 0;
         };
-        // frac = e * k: FX2 * FX1 = FX3 (36 fraction bits), rounded to a
-        // Q16 fraction: |frac| <= window / 2 < 0.45, so below 2^15.
-        let frac = ((e as i64 * k as i64 + (1 << 19)) >> 20) as i32;
-        let ratio = self.ratio_a.raw();
-        let [dx, dy, dz] = delta.raw();
-        // corr = delta * frac: FX1 * Q16, rounded to FX1. Inside the window
-        // |delta| <= 2 m * sqrt(1.9) < 2^14 raw, so the product is below
-        // 2^29 and the correction below 2^13: plain `i32` multiplies.
-        // Q16 costs at most 2.8 m * 2^-17 = 0.02 mm, a tenth of an FX1 step.
-        let corr = |d: i32| (d * frac + (1 << 15)) >> 16;
-        let (cx, cy, cz) = (corr(dx), corr(dy), corr(dz));
-        // The share of `a`: corr * ratio (FX1 * FX1 = FX2, below 2^26),
-        // rounded to FX1 with ties away from zero (`p >> 31` is -1 below
-        // zero): ties are common here (a ratio of 0.5 and an odd `corr`),
-        // and rounding them one way would push both particles the same way
-        // every time, a steady momentum drift. `b` takes the rest, so the
-        // moves sum to `corr`.
-        // Each component's correction `c`, `a`'s share of it, and what
-        // rounding left out of both for the remainders (module docs), all
-        // in 32 bits: the exact move is `d * frac` (Q28, below 2^29), so
-        // `e`, its FX2 leftover after rounding to `c`, is below 2^11;
-        // `c * ratio` is `a`'s exact share of `c` in FX2 (below 2^26), so
-        // `a`'s exact share of the move is `c * ratio + (e * ratio >> 12)`
-        // (the floor splits over the whole part), the same as
-        // `leftovers` finds in 64 bits.
-        let split = |d: i32, c: i32| {
-            let full = d * frac;
-            let p = c * ratio;
-            let a = (p + (1 << 11) + (p >> 31)) >> 12;
-            let e = (full >> 4) - (c << 12);
-            let for_a = p - (a << 12) + ((e * ratio) >> 12);
-            (a, for_a, for_a - e)
-        };
-        let (ax, rax, rbx) = split(dx, cx);
-        let (ay, ray, rby) = split(dy, cy);
-        let (az, raz, rbz) = split(dz, cz);
-        x[ia] += Vec3::from_raw(ax, ay, az);
-        x[ib] -= Vec3::from_raw(cx - ax, cy - ay, cz - az);
-        let (for_a, for_b) = ([rax, ray, raz], [rbx, rby, rbz]);
-        for k in 0..3 {
-            rem[ia][k] += for_a[k];
-            rem[ib][k] += for_b[k];
+        // Inside the window |e| <= 0.9 t^2 <= 3.6 m^2 (t at most
+        // APPROX_MAX_LENGTH): Q24 below 2^26. frac = e k: Q36, rounded to
+        // Q16; |frac| <= window / 2 < 0.45, below 2^15.
+        let e24 = (e >> 16) as i32;
+        let frac = ((e24 as i64 * k as i64 + (1 << 19)) >> 20) as i32;
+        // a's share: frac * ratio (Q28, below 2^27), rounded to Q16.
+        let fa = (frac * self.ratio_a.raw() + (1 << 11)) >> 12;
+        let fb = frac - fa;
+        // Inside the window |d| <= 2 m * sqrt(1.9) < 2^21.5 Q20: each
+        // product is below 2^36.5, each move below 1.3 m.
+        let mv = |d: i32, f: i32| ((d as i64 * f as i64 + (1 << 15)) >> 16) as i32;
+        for c in 0..3 {
+            q[ia][c] += mv(d[c], fa);
+            q[ib][c] -= mv(d[c], fb);
         }
         1
     }
 }
 
-/// What rounding left out of one component of a correction, for the
-/// remainders of `a` and `b` (FX2 raw): `exact` is the whole correction
-/// (FX2 raw), `moved` what was applied (`a` took `moved_a` of it, `b`
-/// gave up the rest), `ratio_a` the share `a` takes. Each leftover is
-/// below one FX1 step (`2^12` raw), and integration folds it back within
-/// half a step, so the remainders stay far inside `i32`.
-#[inline(always)]
-fn leftovers(exact: i64, moved: i64, moved_a: i64, ratio_a: Fx1) -> (i32, i32) {
-    let exact_a = (exact * ratio_a.raw() as i64) >> 12;
-    let for_a = exact_a - moved_a;
-    let for_b = (moved - moved_a) - (exact - exact_a);
-    (for_a as i32, for_b as i32)
+/// `x` (FX2 raw, Q24) in Q40, saturating at `i64`'s ends.
+fn q40(x: Fx2) -> i64 {
+    x.raw().saturating_mul(1 << 16)
 }
+
+/// The positions the constraint solver takes: within this of the origin
+/// on every axis (256 m; the collision world's is 100 m). A particle
+/// beyond it is saturated there by the next relaxation.
+pub const POSITION_LIMIT: Fx1 = Fx1::from_raw((1 << 20) - 1);
 
 /// Particle index `i` of an `N`-particle array, reduced modulo `N` (a
 /// mask for the usual power of two) so that the relaxation loop indexes
@@ -282,6 +272,37 @@ const fn slot<const N: usize>(i: u8) -> usize {
         i as usize & (N - 1)
     } else {
         i as usize % N
+    }
+}
+
+/// The solver's positions: `x` with its rounding remainder, in Q20
+/// (2^-20 m), saturated to [`POSITION_LIMIT`]. The remainder's last 4
+/// bits (below Q20) stay in `rem` for [`from_q20`].
+#[inline(always)]
+fn to_q20<const N: usize>(x: &[Vec3; N], rem: &[[i32; 3]; N]) -> [[i32; 3]; N] {
+    let lim = POSITION_LIMIT.raw();
+    let mut q = [[0; 3]; N];
+    for ((qi, xi), ri) in q.iter_mut().zip(x).zip(rem) {
+        for (c, &xc) in xi.raw().iter().enumerate() {
+            qi[c] = (xc.clamp(-lim, lim) << 8) + (ri[c] >> 4);
+        }
+    }
+    q
+}
+
+/// Back from [`to_q20`]: each position rounded to FX1, what rounding
+/// left out (below half a step) to its remainder, with the bits below
+/// Q20 that `to_q20` left there. A particle the passes did not move gets
+/// its position and remainder back as they were (but for a saturation).
+#[inline(always)]
+fn from_q20<const N: usize>(q: &[[i32; 3]; N], x: &mut [Vec3; N], rem: &mut [[i32; 3]; N]) {
+    for ((qi, xi), ri) in q.iter().zip(x.iter_mut()).zip(rem.iter_mut()) {
+        let mut p = [0; 3];
+        for c in 0..3 {
+            p[c] = (qi[c] + 128) >> 8;
+            ri[c] = ((qi[c] - (p[c] << 8)) << 4) + (ri[c] & 15);
+        }
+        *xi = Vec3::from_raw(p[0], p[1], p[2]);
     }
 }
 
@@ -313,10 +334,10 @@ const EMPTY_LINK: Link = Link {
     b: 0,
     min: Fx1::ZERO,
     max: Fx1::ZERO,
-    min2: Fx2::ZERO,
-    max2: Fx2::ZERO,
-    min2_lo: Fx2::ZERO,
-    max2_hi: Fx2::ZERO,
+    min2: 0,
+    max2: 0,
+    min2_lo: 0,
+    max2_hi: 0,
     inv_2min2: Fx1::ZERO,
     inv_2max2: Fx1::ZERO,
     ratio_a: Fx1::ZERO,
@@ -426,17 +447,29 @@ impl<const C: usize> Constraints<C> {
     ) {
         let links = &self.links[..self.len];
         let (mut approx, mut exact) = (0u32, 0u32);
-        for _ in 0..iterations {
-            for l in links {
-                let kind = l.project(x, rem);
-                if COUNT {
-                    match kind {
-                        0 => {}
-                        1 => approx += 1,
-                        _ => exact += 1,
+        // At most this many passes between conversions: each pass moves a
+        // particle by at most 1.3 m a link by the approximation (and keeps
+        // the exact path's results within POSITION_LIMIT), so the
+        // positions stay within 256 + 300 * 1.3 m < 2^29.4 Q20.
+        let chunk = (300 / C.max(1)).max(1) as u32;
+        let mut left = iterations;
+        while left > 0 {
+            let passes = left.min(chunk);
+            left -= passes;
+            let mut q = to_q20(x, rem);
+            for _ in 0..passes {
+                for l in links {
+                    let kind = l.project(&mut q);
+                    if COUNT {
+                        match kind {
+                            0 => {}
+                            1 => approx += 1,
+                            _ => exact += 1,
+                        }
                     }
                 }
             }
+            from_q20(&q, x, rem);
         }
         if COUNT {
             let st = &mut self.stats;

@@ -65,7 +65,9 @@ pub mod settings;
 pub mod timing;
 pub mod world;
 
-pub use constraints::{Constraints, Link, RelaxStats, APPROX_MAX_LENGTH, DEFAULT_APPROX_WINDOW};
+pub use constraints::{
+    Constraints, Link, RelaxStats, APPROX_MAX_LENGTH, DEFAULT_APPROX_WINDOW, POSITION_LIMIT,
+};
 pub use crowd::{
     separate_ragdolls, step_crowd_in_room, step_crowd_in_world, step_crowd_with, MAX_CROWD,
 };

@@ -22,9 +22,10 @@
 //! the particle's next step (error diffusion). Without it, gravity at
 //! 1/60 s (11.16 FX1 steps per step^2) would round to 11 (1.4 % weak), and
 //! damping would not act on speeds below `0.5 / (1 - damping)` steps per
-//! step (0.7 m/s at 0.99). The constraint solver adds what its rounding
-//! leaves out to the same remainder (`super::constraints`), so that its
-//! corrections' velocities are exact too.
+//! step (0.7 m/s at 0.99). The constraint solver works on the position
+//! with the remainder folded in, and puts back what its own rounding to
+//! FX1 leaves out (`super::constraints`), so that its corrections'
+//! velocities are exact to a micrometre a step too.
 
 use crate::divsqrt::div_auto;
 use crate::fx::{Fx1, Vec3};
@@ -52,8 +53,9 @@ pub struct Particles<const N: usize> {
     cur: [Vec3; N],
     prev: [Vec3; N],
     /// Rounding remainder: FX2 raw, per component; in `[-2048, 2048)` (half
-    /// an FX1 step either way) after integration, plus the constraints'
-    /// leftovers (below a step each) until the next one.
+    /// an FX1 step either way) after integration, and in `[-2048, 2064)`
+    /// after the constraints (their half step, and the 4 bits below their
+    /// Q20 that they keep).
     rem: [[i32; 3]; N],
     inv_mass: [Fx1; N],
     /// The inverse mass to restore on `unpin`.
