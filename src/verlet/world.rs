@@ -11,7 +11,8 @@
 //! motion. Split so that the profiler can time each; the result is the
 //! same, bit for bit, as calling [`collide_particle`] per particle (one
 //! particle's narrow phase never moves another, so gathering them all
-//! first changes nothing), which `tests/verlet_world.rs` checks.
+//! first changes nothing), which `nds/assetc/tests/ragdoll_worlds.rs`
+//! checks.
 //!
 //! [`reach_box`]: crate::collision::resolve::reach_box
 //! [`collide_particle`]: crate::collision::collide_particle
