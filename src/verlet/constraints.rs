@@ -40,7 +40,7 @@
 //! `constraints_add_no_energy_in_free_space`). Until 2026-11-26 the FX1
 //! corrections carried their leftovers to the remainders one by one, at
 //! about 40 instructions a correction; the Q20 copy costs about 70 a
-//! particle and relaxation, for every pass.
+//! particle a relaxation (in and out), however many passes it runs.
 //!
 //! # Range
 //! Positions enter the passes saturated to [`POSITION_LIMIT`] (256 m on
@@ -202,8 +202,8 @@ impl Link {
     /// Q20 (a micrometre): no rounding remainder is worth keeping at that
     /// step (the FX1 steps of the past were: module docs). The moves of
     /// `a` and `b` are `d * frac * w_a / W` and `d * frac * w_b / W`, whose
-    /// momenta are equal and opposite but for the shares' rounding
-    /// (2^-17 of the move).
+    /// momenta are equal and opposite but for the shares' rounding (half
+    /// a Q16 step of the fraction: `|d| 2^-17`).
     #[inline(always)]
     fn project<const N: usize>(&self, q: &mut [[i32; 3]; N]) -> u32 {
         if !self.live {
@@ -292,8 +292,9 @@ fn to_q20<const N: usize>(x: &[Vec3; N], rem: &[[i32; 3]; N]) -> [[i32; 3]; N] {
 
 /// Back from [`to_q20`]: each position rounded to FX1, what rounding
 /// left out (below half a step) to its remainder, with the bits below
-/// Q20 that `to_q20` left there. A particle the passes did not move gets
-/// its position and remainder back as they were (but for a saturation).
+/// Q20 that `to_q20` left there: the remainder is in `[-2048, 2048)`
+/// again. A particle the passes did not move gets its position and a
+/// remainder in that range back as they were (but for a saturation).
 #[inline(always)]
 fn from_q20<const N: usize>(q: &[[i32; 3]; N], x: &mut [Vec3; N], rem: &mut [[i32; 3]; N]) {
     for ((qi, xi), ri) in q.iter().zip(x.iter_mut()).zip(rem.iter_mut()) {

@@ -53,9 +53,8 @@ pub struct Particles<const N: usize> {
     cur: [Vec3; N],
     prev: [Vec3; N],
     /// Rounding remainder: FX2 raw, per component; in `[-2048, 2048)` (half
-    /// an FX1 step either way) after integration, and in `[-2048, 2064)`
-    /// after the constraints (their half step, and the 4 bits below their
-    /// Q20 that they keep).
+    /// an FX1 step either way) after integration and after the
+    /// constraints alike.
     rem: [[i32; 3]; N],
     inv_mass: [Fx1; N],
     /// The inverse mass to restore on `unpin`.
