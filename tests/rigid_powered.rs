@@ -191,15 +191,15 @@ fn fewer_sweeps_fall_within_ten_seconds() {
     use dsphys::rigid::characters::powered::SETTINGS;
     use dsphys::rigid::Settings;
     let fx = |x: f64| Fx1::from_raw((x * 4096.0).round() as i32);
+    let settings = |sweeps: u8, omega: Fx1, contact: f64, joint: f64| Settings {
+        iterations: sweeps,
+        relaxation: omega,
+        contact_warm: fx(contact),
+        joint_warm: fx(joint),
+        ..SETTINGS
+    };
     let fell = |sweeps: u8, omega: Fx1, contact: f64, joint: f64| {
-        let settings = Settings {
-            iterations: sweeps,
-            relaxation: omega,
-            contact_warm: fx(contact),
-            joint_warm: fx(joint),
-            ..SETTINGS
-        };
-        let fell = powered::first_fall(settings, 600);
+        let fell = powered::first_fall(settings(sweeps, omega, contact, joint), 600);
         let w = omega.to_f64();
         println!("{sweeps:2} sweeps x {w:.2}, warm {contact} / {joint}: fell at frame {fell:?}");
         fell
@@ -219,16 +219,8 @@ fn fewer_sweeps_fall_within_ten_seconds() {
     let pairs = [(0.85, 0.8), (1.0, 1.0), (0.8, 0.7), (0.9, 0.9)];
     for omega in [Fx1::ONE, fx(1.15)] {
         for (contact, joint) in pairs {
-            let useless = fell(7, omega, contact, joint).is_some() || {
-                let settings = Settings {
-                    iterations: 7,
-                    relaxation: omega,
-                    contact_warm: fx(contact),
-                    joint_warm: fx(joint),
-                    ..SETTINGS
-                };
-                folded_again_after_the_push(settings).is_none()
-            };
+            let useless = fell(7, omega, contact, joint).is_some()
+                || folded_again_after_the_push(settings(7, omega, contact, joint)).is_none();
             assert!(
                 useless,
                 "7 sweeps x {:.2}, warm {contact} / {joint} stands and folds again: a cheaper SETTINGS may do",

@@ -156,8 +156,6 @@ impl Prepared {
     /// Sets `self` to `row` in solver form, in place (no temporary to
     /// copy), with `lambda` (Q20) as its warm start and `omega` its
     /// relaxation factor (0..2; 1: none).
-    // Out of line, so that the loop that calls it (`solve_in`) fits the
-    // ROM's rigid-body ITCM overlay (linker.ld).
     pub fn set(&mut self, row: &Row, bodies: &[Body], lambda: i32, omega: Fx1) {
         self.set_sided(row, bodies, None, lambda, omega);
     }
@@ -166,6 +164,8 @@ impl Prepared {
     /// (this step's [`super::prep::sides`] of `bodies`) when given, so
     /// that no row reads a body's nine inertia entries to bound them: the
     /// same result.
+    // Out of line, so that the loop that calls it (`solve_in`) fits the
+    // ROM's rigid-body ITCM overlay (linker.ld).
     #[inline(never)]
     pub fn set_sided(
         &mut self,

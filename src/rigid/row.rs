@@ -180,6 +180,17 @@ impl Remembered {
         key: 0,
         lambda: Fx2::ZERO,
     };
+
+    /// What the next step's warm start needs of `r`.
+    #[inline(always)]
+    fn of(r: &Row) -> Remembered {
+        Remembered {
+            a: r.a,
+            b: r.b,
+            key: r.key,
+            lambda: r.lambda,
+        }
+    }
 }
 
 /// A fixed-capacity list of rows, filled each step and solved. Keyed
@@ -220,10 +231,9 @@ pub struct Rows<const R: usize> {
     /// This step's keyed impulses as the solve wrote them back, in order
     /// (`Some(count)` while the rows are as the solve left them, checked
     /// by `kept_rows`, the row count it solved, so that a push need not
-    /// say so): the
-    /// next [`Rows::clear_holding`] takes them from here instead of
-    /// reading every 80-byte row again, two cache misses a row in a
-    /// woken pile (`make insn-count PCPROFILE=boxes`).
+    /// say so): the next [`Rows::clear_holding`] takes them from here
+    /// instead of reading every 80-byte row again, two cache misses a row
+    /// in a woken pile (`make insn-count PCPROFILE=boxes`).
     kept: [Remembered; R],
     /// `prev` by (bodies, key): open addressing, each slot 0 (empty) or
     /// an index into `prev` plus one. A linear search from the row's own
@@ -323,12 +333,7 @@ impl<const R: usize> Rows<R> {
                 .filter(|r| r.key != 0)
                 .take(fresh)
             {
-                self.prev[n] = Remembered {
-                    a: r.a,
-                    b: r.b,
-                    key: r.key,
-                    lambda: r.lambda,
-                };
+                self.prev[n] = Remembered::of(r);
                 n += 1;
             }
         }
@@ -615,12 +620,7 @@ fn write_back(rows: &mut [Row], buf: &[Prepared], kept: &mut [Remembered]) -> us
         r.lambda = p.impulse(r);
         if r.key != 0 {
             if let Some(k) = kept.get_mut(n) {
-                *k = Remembered {
-                    a: r.a,
-                    b: r.b,
-                    key: r.key,
-                    lambda: r.lambda,
-                };
+                *k = Remembered::of(r);
                 n += 1;
             }
         }

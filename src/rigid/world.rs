@@ -75,8 +75,8 @@ pub struct Settings {
     /// (0: no budget). It bounds the solver's worst frame, when a pile or
     /// a fallen character has many contacts.
     pub update_budget: u16,
-    /// After integration, joint gaps wider than this (m, along any world
-    /// axis) are closed in the positions ([`super::joint_gap`]; zero: off).
+    /// After integration, joint gaps longer than this (m) are closed in
+    /// the positions ([`super::joint_gap`]; zero: off).
     pub joint_gap: Fx2,
 }
 

@@ -356,9 +356,8 @@ pub const SETTINGS: Settings = Settings {
     ..Settings::DEFAULT
 };
 
-/// Joint gaps wider than this along a world axis are closed after each
-/// full step ([`crate::rigid::joint_gap`]): 9 mm, so that none stays
-/// open by 1 cm.
+/// Joint gaps longer than this are closed after each full step
+/// ([`crate::rigid::joint_gap`]): 9 mm, so that none stays open by 1 cm.
 pub const JOINT_GAP: Fx2 = Fx2::from_raw(150_995);
 
 /// Sweeps of a full step ([`SETTINGS`]).
