@@ -303,45 +303,17 @@ impl Prepared {
                 *d = c.raw().clamp(i16::MIN as i32, i16::MAX as i32) as i16;
             }
         }
-        p.m_eff = if k <= 0 {
-            0
-        } else {
-            // 1/k: raw 2^60 / k_raw (k has 36 fraction bits, the result 24).
-            div_auto(1 << 60, k).min(MAX_EFFECTIVE_MASS.raw()) as i32
-        };
-        // Over-relaxation: each update moves the impulse `omega` times
-        // the step that would close the row's error (Q12; 1.0 is plain
-        // Gauss-Seidel).
-        if omega != Fx1::ONE {
-            let w = omega.raw().clamp(0, 2 << 12) as i64;
-            p.m_eff = ((p.m_eff as i64 * w) >> 12).min(i32::MAX as i64) as i32;
-        }
+        p.m_eff = effective_mass(k, omega);
         p.target = saturate_i32(row.target.raw());
         p.normal = row.friction_of;
         p.normals = row.normals.max(1);
-        if row.friction_of == NO_NORMAL {
-            p.lo = to_q20(row.lo);
-            p.hi = to_q20(row.hi);
-            p.lambda = lambda.clamp(p.lo, p.hi);
-        } else {
-            p.lo = row.mu.raw().clamp(0, 8 << 12);
-            p.lambda = lambda.clamp(-LAMBDA_MAX, LAMBDA_MAX);
-        }
+        (p.lo, p.hi, p.lambda) = bounds_of(row, lambda);
     }
 
     /// The impulse as an FX2 value: a row held at its bound reports the
     /// bound itself, so that a caller comparing with `Row::hi` sees it.
     pub fn impulse(&self, row: &Row) -> Fx2 {
-        let l = self.lambda;
-        if row.friction_of == NO_NORMAL {
-            if l == self.hi {
-                return row.hi;
-            }
-            if l == self.lo {
-                return row.lo;
-            }
-        }
-        Fx2::from_raw((l as i64) << (24 - LAMBDA_FRAC))
+        impulse_of(row, self.lambda, self.lo, self.hi)
     }
 
     /// Side `k`'s `t = s - 6` (see `left`).
@@ -376,6 +348,101 @@ impl Prepared {
             }
         }
     }
+}
+
+/// The effective mass `1 / k` (Q24) for `k = J M^-1 J^T` (Q36), clamped
+/// to [`MAX_EFFECTIVE_MASS`], times the relaxation factor `omega`
+/// (0..2; 1: plain Gauss-Seidel; each update then moves the impulse
+/// `omega` times the step that would close the row's error). Out of
+/// line: one copy for both row forms in the rigid ITCM overlay.
+#[inline(never)]
+pub(super) fn effective_mass(k: i64, omega: Fx1) -> i32 {
+    let m = if k <= 0 {
+        0
+    } else {
+        // 1/k: raw 2^60 / k_raw (k has 36 fraction bits, the result 24).
+        div_auto(1 << 60, k).min(MAX_EFFECTIVE_MASS.raw()) as i32
+    };
+    if omega == Fx1::ONE {
+        return m;
+    }
+    let w = omega.raw().clamp(0, 2 << 12) as i64;
+    ((m as i64 * w) >> 12).min(i32::MAX as i64) as i32
+}
+
+/// A row's impulse bounds in solver form (Q20), and its warm start
+/// `lambda` within them: a friction row keeps its `mu` (Q12) in `lo`
+/// (its bounds come from its normal rows' impulses) and no `hi`. Out of
+/// line, as [`effective_mass`].
+#[inline(never)]
+pub(super) fn bounds_of(row: &Row, lambda: i32) -> (i32, i32, i32) {
+    if row.friction_of == NO_NORMAL {
+        let (lo, hi) = (to_q20(row.lo), to_q20(row.hi));
+        (lo, hi, lambda.clamp(lo, hi))
+    } else {
+        let mu = row.mu.raw().clamp(0, 8 << 12);
+        (mu, 0, lambda.clamp(-LAMBDA_MAX, LAMBDA_MAX))
+    }
+}
+
+/// The impulse `lambda` (Q20) of `row` as an FX2 value: a row held at
+/// its bound `lo` or `hi` (solver form) reports the row's own bound, so
+/// that a caller comparing with `Row::hi` sees it.
+#[inline(always)]
+pub(super) fn impulse_of(row: &Row, lambda: i32, lo: i32, hi: i32) -> Fx2 {
+    if row.friction_of == NO_NORMAL {
+        if lambda == hi {
+            return row.hi;
+        }
+        if lambda == lo {
+            return row.lo;
+        }
+    }
+    Fx2::from_raw((lambda as i64) << (24 - LAMBDA_FRAC))
+}
+
+/// A row's impulse bounds for one update: its own, or for a friction
+/// row (`normal` not [`NO_NORMAL`]) `+-mu` (`lo`, Q12) times `sum`, the
+/// summed impulses of its normal rows (Q20).
+#[inline(always)]
+pub(super) fn update_bounds(normal: u16, lo: i32, hi: i32, sum: i64) -> (i32, i32) {
+    if normal != NO_NORMAL {
+        // mu (Q12, below 8 = 2^15) times at most 255 impulses below 2^30:
+        // below 2^53.
+        let limit = ((sum * lo as i64) >> 12).clamp(0, LAMBDA_MAX as i64) as i32;
+        (-limit, limit)
+    } else {
+        (lo, hi)
+    }
+}
+
+/// The impulse change (Q20) of one update of a row with velocity error
+/// `target - jv` (`target` Q24, `jv` Q36), effective mass `m_eff`, the
+/// per-update bound `d_max`, accumulated impulse `old` and bounds
+/// `lo..=hi`; zero when nothing moves.
+#[inline(always)]
+pub(super) fn impulse_change(
+    target: i32,
+    jv: i64,
+    m_eff: i32,
+    d_max: i32,
+    old: i32,
+    (lo, hi): (i32, i32),
+) -> i32 {
+    // Q36 -> Q24, rounded half up (deterministic; the bias is 2^-25 m/s).
+    let err = (((target as i64) << 12) - jv + (1 << 11)) >> 12;
+    let max = MAX_ERROR.raw();
+    let err = err.clamp(-max, max) as i32;
+    // Q24 * Q24 = Q48 -> Q20, within d_max.
+    // max/min, not clamp: the bounds are ordered by construction, and
+    // clamp's check of that would cost a branch per update.
+    let d = ((err as i64 * m_eff as i64 + (1 << 27)) >> 28)
+        .max(-(d_max as i64))
+        .min(d_max as i64) as i32;
+    let new = old.saturating_add(d).max(lo).min(hi);
+    // A friction bound that shrank can move the impulse further than d:
+    // still at most d_max per update.
+    (new - old).max(-d_max).min(d_max)
 }
 
 /// The exponent `s` of one side: its largest `M^-1 J^T` component (Q24)
@@ -584,14 +651,7 @@ fn add3(v: &mut [i32], m: &[i16], dd: i32) {
 /// the impulses of its normal rows for a friction row (Q20).
 #[inline(always)]
 fn update(r: &mut Prepared, vel: &mut [Vel; SLOTS], normal: i64) {
-    let (lo, hi) = if r.normal != NO_NORMAL {
-        // mu (Q12, below 8 = 2^15) times at most 255 impulses below 2^30:
-        // below 2^53.
-        let limit = ((normal * r.lo as i64) >> 12).clamp(0, LAMBDA_MAX as i64) as i32;
-        (-limit, limit)
-    } else {
-        (r.lo, r.hi)
-    };
+    let bounds = update_bounds(r.normal, r.lo, r.hi, normal);
     let mut jv = 0i64;
     if r.flags & HAS_A != 0 {
         let v = &vel[slot(r.slot[0])];
@@ -601,25 +661,11 @@ fn update(r: &mut Prepared, vel: &mut [Vel; SLOTS], normal: i64) {
         let v = &vel[slot(r.slot[1])];
         jv += dot3(&r.j[6..], &v[3..]) + lin_dot(r, v);
     }
-    // Q36 -> Q24, rounded half up (deterministic; the bias is 2^-25 m/s).
-    let err = (((r.target as i64) << 12) - jv + (1 << 11)) >> 12;
-    let max = MAX_ERROR.raw();
-    let err = err.clamp(-max, max) as i32;
-    // Q24 * Q24 = Q48 -> Q20, within d_max.
-    // max/min, not clamp: the bounds are ordered by construction, and
-    // clamp's check of that would cost a branch per update.
-    let d = ((err as i64 * r.m_eff as i64 + (1 << 27)) >> 28)
-        .max(-(r.d_max as i64))
-        .min(r.d_max as i64) as i32;
-    let old = r.lambda;
-    let new = old.saturating_add(d).max(lo).min(hi);
-    // A friction bound that shrank can move the impulse further than d:
-    // still at most d_max per update.
-    let delta = (new - old).max(-r.d_max).min(r.d_max);
+    let delta = impulse_change(r.target, jv, r.m_eff, r.d_max, r.lambda, bounds);
     if delta == 0 {
         return;
     }
-    r.lambda = old + delta;
+    r.lambda += delta;
     apply(r, vel, delta);
 }
 
@@ -637,18 +683,54 @@ fn apply(r: &Prepared, vel: &mut [Vel; SLOTS], delta: i32) {
     }
 }
 
+/// A row the sweeps update: the general [`Prepared`] or the cubes'
+/// [`super::iso::IsoRow`], each with its own per-body scratch.
+pub trait SweptRow {
+    /// What the sweeps keep of each body (one slot per body).
+    type Slot;
+    /// The first normal row of a friction row, or [`NO_NORMAL`].
+    fn normal(&self) -> u16;
+    /// How many normal rows from [`SweptRow::normal`] on bound it.
+    fn normals(&self) -> u8;
+    /// The accumulated impulse (Q20).
+    fn lambda(&self) -> i32;
+    /// One update, `sum` the summed impulses of a friction row's normal
+    /// rows (Q20).
+    fn update(&mut self, vel: &mut [Self::Slot; SLOTS], sum: i64);
+}
+
+impl SweptRow for Prepared {
+    type Slot = Vel;
+    #[inline(always)]
+    fn normal(&self) -> u16 {
+        self.normal
+    }
+    #[inline(always)]
+    fn normals(&self) -> u8 {
+        self.normals
+    }
+    #[inline(always)]
+    fn lambda(&self) -> i32 {
+        self.lambda
+    }
+    #[inline(always)]
+    fn update(&mut self, vel: &mut [Vel; SLOTS], sum: i64) {
+        update(self, vel, sum)
+    }
+}
+
 /// The summed impulses (Q20) of the `count` normal rows from `first` on
 /// (rows beyond the buffer count as zero).
 #[inline(always)]
-fn normal_sum(rows: &[Prepared], first: usize, count: usize) -> i64 {
+fn normal_sum<R: SweptRow>(rows: &[R], first: usize, count: usize) -> i64 {
     let end = rows.len().min(first.saturating_add(count));
     rows.get(first..end)
-        .map_or(0, |s| s.iter().map(|r| r.lambda as i64).sum())
+        .map_or(0, |s| s.iter().map(|r| r.lambda() as i64).sum())
 }
 
 /// The Gauss-Seidel sweeps: the solver's inner loop.
 #[inline(never)]
-pub fn sweep(rows: &mut [Prepared], vel: &mut [Vel; SLOTS], iterations: u8) {
+pub fn sweep<R: SweptRow>(rows: &mut [R], vel: &mut [R::Slot; SLOTS], iterations: u8) {
     for _ in 0..iterations {
         sweep_span(rows, 0, vel);
     }
@@ -658,10 +740,10 @@ pub fn sweep(rows: &mut [Prepared], vel: &mut [Vel; SLOTS], iterations: u8) {
 /// (main RAM): the same updates in the same order, so the same results.
 /// No friction row may name a normal row in the other buffer.
 #[inline(never)]
-pub fn sweep_split(
-    near: &mut [Prepared],
-    far: &mut [Prepared],
-    vel: &mut [Vel; SLOTS],
+pub fn sweep_split<R: SweptRow>(
+    near: &mut [R],
+    far: &mut [R],
+    vel: &mut [R::Slot; SLOTS],
     iterations: u8,
 ) {
     let base = near.len();
@@ -674,9 +756,9 @@ pub fn sweep_split(
 /// One sweep over `rows`, the rows from index `base` on (friction rows
 /// name their normal rows by index in the whole list).
 #[inline(never)]
-fn sweep_span(rows: &mut [Prepared], base: usize, vel: &mut [Vel; SLOTS]) {
+fn sweep_span<R: SweptRow>(rows: &mut [R], base: usize, vel: &mut [R::Slot; SLOTS]) {
     for i in 0..rows.len() {
-        let normal = match rows[i].normal {
+        let normal = match rows[i].normal() {
             NO_NORMAL => 0,
             n => {
                 debug_assert!(
@@ -684,18 +766,18 @@ fn sweep_span(rows: &mut [Prepared], base: usize, vel: &mut [Vel; SLOTS]) {
                     "a friction row names a normal row in the other buffer"
                 );
                 let first = (n as usize).wrapping_sub(base);
-                let sum = normal_sum(rows, first, rows[i].normals as usize);
+                let sum = normal_sum(rows, first, rows[i].normals() as usize);
                 // Bounds of zero and no impulse: the update would
                 // change nothing. A shot pile's speculative contacts
                 // (within the margin, not pressed) have many such
                 // friction rows, a sixth of its rows.
-                if sum == 0 && rows[i].lambda == 0 {
+                if sum == 0 && rows[i].lambda() == 0 {
                     continue;
                 }
                 sum
             }
         };
-        update(&mut rows[i], vel, normal);
+        rows[i].update(vel, normal);
     }
 }
 

@@ -66,6 +66,7 @@ pub mod hybrid;
 pub mod ik;
 pub mod integrate;
 pub mod inverse_dynamics;
+pub mod iso;
 pub mod joint;
 pub mod joint_gap;
 pub mod kernel;

@@ -34,11 +34,25 @@ const ABSENT: i32 = -1;
 const GENERIC: i32 = -2;
 
 impl Side {
-    const ABSENT: Side = Side {
+    /// A body the solver does not move.
+    pub const ABSENT: Side = Side {
         im: ABSENT,
         d: 0,
         big: 0,
     };
+
+    /// True for a body the solver does not move.
+    #[inline(always)]
+    pub fn is_absent(&self) -> bool {
+        self.im == ABSENT
+    }
+
+    /// The inverse mass and the one inverse moment (Q12 raw) of a fast
+    /// side (`None`: absent or generic).
+    #[inline(always)]
+    pub fn isotropic(&self) -> Option<(i32, i32)> {
+        (self.im >= 0).then_some((self.im, self.d))
+    }
 
     /// `b`'s side: absent when the solver does not move it, generic unless
     /// its inverse inertia is exactly `d I` and its inverse mass is below
@@ -97,20 +111,23 @@ pub fn sides(bodies: &[Body]) -> Sides {
 
 /// [`sides`] into `t`, in place, where entries from `filled` on are
 /// already absent (the last fill's length: a step rewrites only what
-/// the last one wrote). Returns how many entries it wrote and whether
-/// any side is fast: with none, the fast path would only cost its
-/// checks (the powered ragdoll's boxes all have unequal moments).
-pub fn fill_sides(t: &mut Sides, filled: usize, bodies: &[Body]) -> (usize, bool) {
+/// the last one wrote). Returns how many entries it wrote, whether any
+/// side is fast (with none, the fast path would only cost its checks:
+/// the powered ragdoll's boxes all have unequal moments), and whether
+/// every side the solver moves is (then the step's rows can take the
+/// isotropic form, [`super::iso`]).
+pub fn fill_sides(t: &mut Sides, filled: usize, bodies: &[Body]) -> (usize, bool, bool) {
     let n = bodies.len().min(MAX_BODIES);
     for s in t.iter_mut().take(filled).skip(n) {
         *s = Side::ABSENT;
     }
-    let mut any = false;
+    let (mut any, mut every) = (false, true);
     for (s, b) in t.iter_mut().zip(&bodies[..n]) {
         *s = Side::of(b);
         any |= s.im >= 0;
+        every &= s.im != GENERIC;
     }
-    (n, any)
+    (n, any, every)
 }
 
 impl Prepared {

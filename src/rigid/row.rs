@@ -33,7 +33,8 @@ use crate::fx::{Fx1, Fx2, Fx3, Vec3};
 
 use super::body::{mul_mat_fx2, Body};
 use super::contact::CONTACT_KEY;
-use super::kernel::{self, solved_body, Prepared, Vel, SLOTS, ZERO_SLOT};
+use super::iso::{self, IsoRow, ISO_DTCM_ROWS};
+use super::kernel::{self, solved_body, Prepared, SweptRow, Vel, SLOTS, ZERO_SLOT};
 use super::prep;
 
 pub use super::kernel::{MAX_BODIES, MAX_EFFECTIVE_MASS, MAX_ERROR, NO_NORMAL};
@@ -245,6 +246,8 @@ pub struct Rows<const R: usize> {
     slot_of: [u16; R],
     /// The rows in solver form, when there are more than [`DTCM_ROWS`].
     prepared: [Prepared; R],
+    /// The same in the isotropic form, beyond [`ISO_DTCM_ROWS`].
+    iso_far: [IsoRow; R],
     /// This step's bodies as [`Prepared::set_fast`] sees them.
     sides: prep::Sides,
 }
@@ -278,6 +281,7 @@ impl<const R: usize> Rows<R> {
             index: [0; INDEX_SLOTS],
             slot_of: [0; R],
             prepared: [Prepared::ZERO; R],
+            iso_far: [IsoRow::BLANK; R],
             sides: prep::NO_SIDES,
             sides_len: 0,
             last_found: u16::MAX - 1,
@@ -481,47 +485,136 @@ impl<const R: usize> Rows<R> {
     /// Prepares every row, applies warm-start impulses, then runs
     /// `iterations` Gauss-Seidel sweeps in order. Bodies from index
     /// [`MAX_BODIES`] on are not solved (a world holds at most that many).
+    /// When every body the solver moves has one moment of inertia, the
+    /// rows take the isotropic form ([`super::iso`]); otherwise, or when
+    /// a row does not fit it, the general one.
     #[inline(never)]
     pub fn solve(&mut self, bodies: &mut [Body], iterations: u8) {
         let n = bodies.len().min(MAX_BODIES);
+        let bodies = &mut bodies[..n];
+        // In the world, not on the stack: DTCM has no 512 bytes to spare
+        // under the row buffer (the stack guard caught it in `make bench`).
+        let (len, fast, every) = prep::fill_sides(&mut self.sides, self.sides_len, bodies);
+        self.sides_len = len;
+        if !(every && self.solve_iso(bodies, iterations)) {
+            self.solve_general(bodies, iterations, fast);
+        }
+    }
+
+    /// [`Rows::solve`] in the general form, in a frame of its own (so
+    /// that the isotropic solve's stack is not below this one's scratch:
+    /// together they ran off DTCM).
+    #[inline(never)]
+    fn solve_general(&mut self, bodies: &mut [Body], iterations: u8, fast: bool) {
         let mut vel: [Vel; SLOTS] = [[0; 6]; SLOTS];
-        for (v, b) in vel.iter_mut().zip(&bodies[..n]) {
+        for (v, b) in vel.iter_mut().zip(bodies.iter()) {
             let [x, y, z] = b.vel.to_array().map(|c| saturate_i32(c.raw()));
             let [p, q, r] = b.spin.to_array().map(|c| saturate_i32(c.raw()));
             *v = [x, y, z, p, q, r];
         }
         let rows = &mut self.rows[..self.len];
         let omega = self.relaxation;
-        // In the world, not on the stack: DTCM has no 512 bytes to spare
-        // under the row buffer (the stack guard caught it in `make bench`).
-        let (len, fast) = prep::fill_sides(&mut self.sides, self.sides_len, &bodies[..n]);
-        self.sides_len = len;
         let b = Solved {
-            bodies: &bodies[..n],
+            bodies,
             sides: &self.sides,
             fast,
         };
         let kept = &mut self.kept;
-        let kept_n = if rows.len() <= SMALL_ROWS {
-            solve_on_stack::<SMALL_ROWS>(rows, kept, b, &mut vel, iterations, omega)
-        } else if rows.len() <= DTCM_ROWS {
-            solve_on_stack::<DTCM_ROWS>(rows, kept, b, &mut vel, iterations, omega)
-        } else {
-            let buf = &mut self.prepared;
-            match dtcm_split(rows) {
-                Some(near) => solve_split(rows, kept, near, buf, b, &mut vel, iterations, omega),
-                None => solve_in(rows, kept, buf, b, &mut vel, iterations, omega),
-            }
-        };
+        let far = &mut self.prepared;
+        let kept_n =
+            solve_sized::<Prepared, DTCM_ROWS>(rows, kept, far, b, &mut vel, iterations, omega)
+                .expect("the general form takes every row");
         self.kept_len = Some(kept_n);
         self.kept_rows = self.len;
         debug_assert!(vel[ZERO_SLOT as usize] == [0; 6]);
-        for (b, v) in bodies[..n].iter_mut().zip(&vel) {
-            if !b.is_static() {
-                b.vel = Vec3::new(v[0], v[1], v[2]).map(|c| Fx2::from_raw(c as i64));
-                b.spin = Vec3::new(v[3], v[4], v[5]).map(|c| Fx2::from_raw(c as i64));
-            }
+        for (b, v) in bodies.iter_mut().zip(&vel) {
+            store_velocity(b, v);
         }
+    }
+
+    /// [`Rows::solve`] in the isotropic form, in a frame of its own (its
+    /// wider velocity scratch is never on the stack beside the general
+    /// one); false, with nothing changed, when a row does not fit it.
+    #[inline(never)]
+    fn solve_iso(&mut self, bodies: &mut [Body], iterations: u8) -> bool {
+        let mut vel = iso::slots(bodies, &self.sides);
+        let rows = &mut self.rows[..self.len];
+        let b = Solved {
+            bodies,
+            sides: &self.sides,
+            fast: true,
+        };
+        let (kept, far, omega) = (&mut self.kept, &mut self.iso_far, self.relaxation);
+        let Some(kept_n) =
+            solve_sized::<IsoRow, ISO_DTCM_ROWS>(rows, kept, far, b, &mut vel, iterations, omega)
+        else {
+            return false;
+        };
+        self.kept_len = Some(kept_n);
+        self.kept_rows = self.len;
+        debug_assert!(vel[ZERO_SLOT as usize][..6] == [0; 6]);
+        for (b, v) in bodies.iter_mut().zip(&vel) {
+            store_velocity(b, &[v[0], v[1], v[2], v[3], v[4], v[5]]);
+        }
+        true
+    }
+}
+
+/// A solved velocity scratch slot back into a body the solver moves.
+#[inline(always)]
+fn store_velocity(b: &mut Body, v: &Vel) {
+    if !b.is_static() {
+        b.vel = Vec3::new(v[0], v[1], v[2]).map(|c| Fx2::from_raw(c as i64));
+        b.spin = Vec3::new(v[3], v[4], v[5]).map(|c| Fx2::from_raw(c as i64));
+    }
+}
+
+/// A form of the solver's rows: how a [`Row`] becomes one, and what the
+/// solve reads back.
+trait Form: SweptRow + Copy {
+    /// A row that is never swept (fills a buffer cheaply).
+    const BLANK: Self;
+    /// Sets `self` to `row` with warm start `lambda` (Q20); false when
+    /// the row does not fit this form.
+    fn set(&mut self, row: &Row, bodies: Solved, lambda: i32, omega: Fx1) -> bool;
+    /// Applies the warm start.
+    fn warm_start(&self, vel: &mut [Self::Slot; SLOTS]);
+    /// The solved impulse, as [`Row::lambda`] keeps it.
+    fn impulse(&self, row: &Row) -> Fx2;
+}
+
+impl Form for Prepared {
+    const BLANK: Prepared = Prepared::BLANK;
+    #[inline(always)]
+    fn set(&mut self, row: &Row, bodies: Solved, lambda: i32, omega: Fx1) -> bool {
+        if !(bodies.fast && self.set_fast(row, bodies.sides, lambda, omega)) {
+            self.set_sided(row, bodies.bodies, Some(bodies.sides), lambda, omega);
+        }
+        true
+    }
+    #[inline(always)]
+    fn warm_start(&self, vel: &mut [Vel; SLOTS]) {
+        Prepared::warm_start(self, vel)
+    }
+    #[inline(always)]
+    fn impulse(&self, row: &Row) -> Fx2 {
+        Prepared::impulse(self, row)
+    }
+}
+
+impl Form for IsoRow {
+    const BLANK: IsoRow = IsoRow::BLANK;
+    #[inline(always)]
+    fn set(&mut self, row: &Row, bodies: Solved, lambda: i32, omega: Fx1) -> bool {
+        IsoRow::set(self, row, bodies.sides, lambda, omega)
+    }
+    #[inline(always)]
+    fn warm_start(&self, vel: &mut [iso::IsoSlot; SLOTS]) {
+        IsoRow::warm_start(self, vel)
+    }
+    #[inline(always)]
+    fn impulse(&self, row: &Row) -> Fx2 {
+        IsoRow::impulse(self, row)
     }
 }
 
@@ -538,83 +631,125 @@ struct Solved<'a> {
 /// clear 3.6 KB of it rather than all [`DTCM_ROWS`] (7.9 KB) each step.
 const SMALL_ROWS: usize = 48;
 
+/// The solve of `rows` in form `F`, with a DTCM buffer of `N` rows: a
+/// small buffer for few rows, the whole one, or the whole one and `far`
+/// (main RAM) beyond it. Returns how many impulses went to `kept`, or
+/// `None` when a row does not fit `F` (then `rows`, `kept` and the
+/// bodies are as they were; `vel` is not). Out of line: one copy per
+/// form for every world's row list, in the rigid ITCM overlay.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn solve_sized<F: Form, const N: usize>(
+    rows: &mut [Row],
+    kept: &mut [Remembered],
+    far: &mut [F],
+    b: Solved,
+    vel: &mut [F::Slot; SLOTS],
+    iterations: u8,
+    omega: Fx1,
+) -> Option<usize> {
+    if rows.len() <= SMALL_ROWS {
+        solve_on_stack::<F, SMALL_ROWS>(rows, kept, b, vel, iterations, omega)
+    } else if rows.len() <= N {
+        solve_on_stack::<F, N>(rows, kept, b, vel, iterations, omega)
+    } else {
+        match dtcm_split(rows, N) {
+            Some(near) => solve_split::<F, N>(rows, kept, near, far, b, vel, iterations, omega),
+            None => solve_in(rows, kept, far, b, vel, iterations, omega),
+        }
+    }
+}
+
 /// [`solve_in`] on a buffer of `N` rows on the stack (DTCM on the DS), in
 /// a frame of its own, so that only one buffer size is on the stack.
 #[inline(never)]
-fn solve_on_stack<const N: usize>(
+fn solve_on_stack<F: Form, const N: usize>(
     rows: &mut [Row],
     kept: &mut [Remembered],
     bodies: Solved,
-    vel: &mut [Vel; SLOTS],
+    vel: &mut [F::Slot; SLOTS],
     iterations: u8,
     omega: Fx1,
-) -> usize {
-    let mut local = [Prepared::BLANK; N];
+) -> Option<usize> {
+    let mut local = [F::BLANK; N];
     solve_in(rows, kept, &mut local, bodies, vel, iterations, omega)
 }
 
 /// Prepares `rows` into `buf` (at least as long) with relaxation
 /// `omega`, warm-starts them, runs `iterations` sweeps, and writes the
 /// impulses back into `rows` and the keyed ones into `kept`; returns
-/// how many went to `kept`.
-fn solve_in(
+/// how many went to `kept` (`None`: a row does not fit `F`).
+fn solve_in<F: Form>(
     rows: &mut [Row],
     kept: &mut [Remembered],
-    buf: &mut [Prepared],
+    buf: &mut [F],
     bodies: Solved,
-    vel: &mut [Vel; SLOTS],
+    vel: &mut [F::Slot; SLOTS],
     iterations: u8,
     omega: Fx1,
-) -> usize {
+) -> Option<usize> {
     let buf = &mut buf[..rows.len()];
-    prepare(rows, buf, bodies, vel, omega);
+    if !prepare(rows, buf, bodies, vel, omega) {
+        return None;
+    }
     kernel::sweep(buf, vel, iterations);
-    write_back(rows, buf, kept)
+    Some(write_back(rows, buf, kept))
 }
 
 /// [`solve_in`] for more rows than the DTCM buffer holds: the first
-/// `near` in a DTCM buffer on the stack, the rest in `far` (main RAM), so
-/// that fewer of a big pile's rows stream through the data cache. The
-/// same updates in the same order as [`solve_in`]: the same results.
+/// `near` in a DTCM buffer of `N` rows on the stack, the rest in `far`
+/// (main RAM), so that fewer of a big pile's rows stream through the
+/// data cache. The same updates in the same order as [`solve_in`]: the
+/// same results.
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
-fn solve_split(
+fn solve_split<F: Form, const N: usize>(
     rows: &mut [Row],
     kept: &mut [Remembered],
     near: usize,
-    far: &mut [Prepared],
+    far: &mut [F],
     bodies: Solved,
-    vel: &mut [Vel; SLOTS],
+    vel: &mut [F::Slot; SLOTS],
     iterations: u8,
     omega: Fx1,
-) -> usize {
-    let mut local = [Prepared::BLANK; DTCM_ROWS];
+) -> Option<usize> {
+    let mut local = [F::BLANK; N];
     let (rows_near, rows_far) = rows.split_at_mut(near);
     let (near, far) = (&mut local[..near], &mut far[..rows_far.len()]);
-    prepare(rows_near, near, bodies, vel, omega);
-    prepare(rows_far, far, bodies, vel, omega);
+    if !(prepare(rows_near, near, bodies, vel, omega) && prepare(rows_far, far, bodies, vel, omega))
+    {
+        return None;
+    }
     kernel::sweep_split(near, far, vel, iterations);
     let n = write_back(rows_near, near, kept);
-    n + write_back(rows_far, far, &mut kept[n..])
+    Some(n + write_back(rows_far, far, &mut kept[n..]))
 }
 
-/// Each of `rows` in solver form in `buf`, warm-started, in order. Out
-/// of line: one copy for both solves, in the rigid ITCM overlay.
+/// Each of `rows` in solver form in `buf`, warm-started, in order (false
+/// at the first row that does not fit `F`). Out of line: one copy per
+/// form for both solves, in the rigid ITCM overlay.
 #[inline(never)]
-fn prepare(rows: &[Row], buf: &mut [Prepared], bodies: Solved, vel: &mut [Vel; SLOTS], omega: Fx1) {
+fn prepare<F: Form>(
+    rows: &[Row],
+    buf: &mut [F],
+    bodies: Solved,
+    vel: &mut [F::Slot; SLOTS],
+    omega: Fx1,
+) -> bool {
     for (p, r) in buf.iter_mut().zip(rows.iter()) {
         let lambda = kernel::to_q20(r.lambda);
-        if !(bodies.fast && p.set_fast(r, bodies.sides, lambda, omega)) {
-            p.set_sided(r, bodies.bodies, Some(bodies.sides), lambda, omega);
+        if !p.set(r, bodies, lambda, omega) {
+            return false;
         }
         p.warm_start(vel);
     }
+    true
 }
 
 /// The solved impulses back into `rows`, and the keyed ones with their
 /// identity into `kept` (while the rows are at hand); returns how many.
 #[inline(always)]
-fn write_back(rows: &mut [Row], buf: &[Prepared], kept: &mut [Remembered]) -> usize {
+fn write_back<F: Form>(rows: &mut [Row], buf: &[F], kept: &mut [Remembered]) -> usize {
     let mut n = 0;
     for (r, p) in rows.iter_mut().zip(buf.iter()) {
         r.lambda = p.impulse(r);
@@ -628,13 +763,14 @@ fn write_back(rows: &mut [Row], buf: &[Prepared], kept: &mut [Remembered]) -> us
     n
 }
 
-/// Where to cut a list longer than [`DTCM_ROWS`] so that the rows before
-/// the cut fill the DTCM buffer: the largest cut up to it that no contact
-/// patch straddles (a friction row and the normal rows it names on the
-/// same side), or `None` when there is none in its upper half.
-fn dtcm_split(rows: &[Row]) -> Option<usize> {
+/// Where to cut a list longer than a DTCM buffer of `cap` rows so that
+/// the rows before the cut fill it: the largest cut up to `cap` that no
+/// contact patch straddles (a friction row and the normal rows it names
+/// on the same side), or `None` when there is none in its upper half.
+fn dtcm_split(rows: &[Row], cap: usize) -> Option<usize> {
     // straddled[s]: some patch has rows on both sides of a cut at s.
-    let mut straddled = [false; DTCM_ROWS + 1];
+    let mut straddled = [false; ISO_DTCM_ROWS + 1];
+    let cap = cap.min(straddled.len() - 1);
     for (i, r) in rows.iter().enumerate() {
         if r.friction_of == NO_NORMAL {
             continue;
@@ -642,15 +778,11 @@ fn dtcm_split(rows: &[Row]) -> Option<usize> {
         let first = r.friction_of as usize;
         let last = first + r.normals.max(1) as usize - 1;
         let (lo, hi) = (i.min(first), i.max(last));
-        for s in straddled
-            .iter_mut()
-            .take(hi.min(DTCM_ROWS) + 1)
-            .skip(lo + 1)
-        {
+        for s in straddled.iter_mut().take(hi.min(cap) + 1).skip(lo + 1) {
             *s = true;
         }
     }
-    (DTCM_ROWS / 2..=DTCM_ROWS).rev().find(|&s| !straddled[s])
+    (cap / 2..=cap).rev().find(|&s| !straddled[s])
 }
 
 /// Exposed for tests: the velocity change of `bodies[i]` from a unit
@@ -687,22 +819,22 @@ mod tests {
             ..Row::ZERO
         };
         let mut rows = [plain; DTCM_ROWS + 20];
-        assert_eq!(dtcm_split(&rows), Some(DTCM_ROWS));
+        assert_eq!(dtcm_split(&rows, DTCM_ROWS), Some(DTCM_ROWS));
         // A patch of three friction rows (first) and six normals across
         // the buffer's end: the cut goes before it.
         let start = DTCM_ROWS - 4;
         for r in &mut rows[start..start + 3] {
             *r = friction(start as u16 + 3, 6);
         }
-        assert_eq!(dtcm_split(&rows), Some(start));
+        assert_eq!(dtcm_split(&rows, DTCM_ROWS), Some(start));
         // One or two points: the friction rows follow their normal row.
         let mut rows = [plain; DTCM_ROWS + 20];
         rows[DTCM_ROWS] = friction(DTCM_ROWS as u16 - 1, 1);
-        assert_eq!(dtcm_split(&rows), Some(DTCM_ROWS - 1));
+        assert_eq!(dtcm_split(&rows, DTCM_ROWS), Some(DTCM_ROWS - 1));
         // No cut in the upper half: none at all.
         let mut rows = [plain; DTCM_ROWS + 20];
         let first = DTCM_ROWS / 2 - 1;
         rows[first] = friction(first as u16 + 1, 60);
-        assert_eq!(dtcm_split(&rows), None);
+        assert_eq!(dtcm_split(&rows, DTCM_ROWS), None);
     }
 }

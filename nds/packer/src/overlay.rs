@@ -207,24 +207,26 @@ impl Graph {
                 .take_while(move |e| e.0 == t)
                 .map(|e| e.1)
         };
-        // The function a target names: in the overlays' range, the one
-        // overlay function starting there; elsewhere, the one starting there.
-        let resolve = |t: u32| -> Result<Option<usize>, String> {
+        // The functions a target names: in the overlays' range, each
+        // overlay's function starting there (two overlays can start one
+        // at the same address; which runs depends on the overlay loaded);
+        // elsewhere, the one starting there.
+        let resolve = |t: u32| -> Result<Vec<usize>, String> {
             if in_overlays(t) {
                 let owners: Vec<usize> = starting(t)
                     .filter(|&k| home(overlays, &funcs[k]).is_some())
                     .collect();
-                return match owners[..] {
-                    [k] => Ok(Some(k)),
-                    [] => Err(format!(
+                if owners.is_empty() {
+                    return Err(format!(
                         "{t:#010x}, not the start of an ITCM overlay's function"
-                    )),
-                    _ => Err(format!(
-                        "{t:#010x}, where functions of two ITCM overlays start: pad one (linker.ld)"
-                    )),
-                };
+                    ));
+                }
+                return Ok(owners);
             }
-            Ok(starting(t).find(|&k| home(overlays, &funcs[k]).is_none()))
+            Ok(starting(t)
+                .find(|&k| home(overlays, &funcs[k]).is_none())
+                .into_iter()
+                .collect())
         };
         let mut g = Graph {
             edges: Vec::new(),
@@ -257,7 +259,7 @@ impl Graph {
             if data {
                 // A function pointer in data: an unknown caller.
                 for k in 0..n {
-                    if let Ok(Some(f)) = resolve(word(k) & !1) {
+                    for f in resolve(word(k) & !1).unwrap_or_default() {
                         g.address_taken(overlays, funcs, f, base + 4 * k as u32);
                     }
                 }
@@ -288,7 +290,7 @@ impl Graph {
                         }
                         // An overlay function's address counts as a call
                         // (it means nothing while another overlay is in).
-                        if let Ok(Some(t)) = resolve(w & !1) {
+                        for t in resolve(w & !1).unwrap_or_default() {
                             if home(overlays, &funcs[t]).is_some() {
                                 g.edge(fi, t);
                             } else {
@@ -303,21 +305,34 @@ impl Graph {
                     if (f.start..f.end).contains(&target) {
                         continue;
                     }
-                    match resolve(target) {
-                        Err(e) => g.errors.push(format!("{} branches to {e}", f.name)),
-                        Ok(None) => {}
-                        Ok(Some(t)) => {
-                            let (from, to) = (home(overlays, f), home(overlays, &funcs[t]));
-                            if let (Some(a), Some(b)) = (from, to) {
-                                if a != b {
-                                    g.errors.push(format!(
-                                        "{} in ITCM overlay `{}` branches into overlay `{}`",
-                                        f.name, overlays[a].name, overlays[b].name
-                                    ));
-                                }
-                            }
-                            g.edge(fi, t);
+                    let targets = match resolve(target) {
+                        Err(e) => {
+                            g.errors.push(format!("{} branches to {e}", f.name));
+                            continue;
                         }
+                        Ok(t) => t,
+                    };
+                    let from = home(overlays, f);
+                    // From inside an overlay, a branch to an address where
+                    // several overlays start a function means its own
+                    // overlay's (that one is loaded while it runs); from
+                    // main RAM, any of them, so each must be guarded.
+                    let own: Vec<usize> = targets
+                        .iter()
+                        .copied()
+                        .filter(|&t| from.is_some() && home(overlays, &funcs[t]) == from)
+                        .collect();
+                    let targets = if own.is_empty() { targets } else { own };
+                    for t in targets {
+                        if let (Some(a), Some(b)) = (from, home(overlays, &funcs[t])) {
+                            if a != b {
+                                g.errors.push(format!(
+                                    "{} in ITCM overlay `{}` branches into overlay `{}`",
+                                    f.name, overlays[a].name, overlays[b].name
+                                ));
+                            }
+                        }
+                        g.edge(fi, t);
                     }
                 }
             }

@@ -1,0 +1,359 @@
+//! Rows for worlds whose every moving body has one moment of inertia
+//! (cubes: the box scenes, issue 20). Such a body's `M^-1 J^T` is its
+//! inverse mass times the row's `lin` and its inverse moment `d` times
+//! the row's `ang`, so a row needs only `J`: the two scalars sit in the
+//! body's slot beside its velocities, and one update scales the impulse
+//! change by each before the products. Against [`super::kernel::Prepared`]:
+//!
+//! - No per-row exponents, narrowing or `M^-1 J^T` to prepare (that was
+//!   about 475 instructions a row, `make insn-count PCPROFILE=boxes`).
+//! - 48 bytes a row instead of 76, so that a woken pile keeps half as
+//!   many of its rows again in DTCM ([`ISO_DTCM_ROWS`]).
+//! - `M^-1 J^T` exact (not rounded to 15 bits per side).
+//!
+//! # One update, and why each product fits
+//! `J v` and the impulse change are as in [`super::kernel`]. A side with
+//! inverse mass `im` and inverse moment `d` (both Q12) moves by
+//!
+//! ```text
+//! u = (im * delta) >> 8      (Q12 * Q20 = Q32 -> Q24, m/s per unit of lin)
+//! w = (d * delta) >> 12      (rad/s per metre of ang, Q20)
+//! v_k += (lin_k * u) >> 12,  w_k += (ang_k * w) >> 8
+//! ```
+//!
+//! `d_max` (the largest impulse change of one update) keeps `|im delta|`
+//! below `2^39`, so `u` fits 32 bits, and for a side with an angular part
+//! `|d delta|` below `2^43`, so `w` does, and `|d delta| * max|ang_k|`
+//! below `2^51`, so each angular change is below `2^31`; `|lin_k| <=
+//! 2^12` keeps each linear change below `|u|`. (A side with no angular
+//! part is not bounded by `d`: its `w` may wrap, and is multiplied by
+//! zeros.) Each `>>` floors: two roundings a component, together below
+//! `2^-20 |ang|` rad/s and one Q24 step.
+//! `tests/rigid_iso.rs` drives the bounds to their edges.
+
+use crate::fx::power::saturate_i32;
+use crate::fx::{Fx1, Fx2};
+
+use super::kernel::{
+    bounds_of, effective_mass, impulse_change, impulse_of, update_bounds, SweptRow, LAMBDA_MAX,
+    MAX_BODIES, SLOTS, ZERO_SLOT,
+};
+use super::prep::{Side, Sides};
+use super::row::Row;
+
+/// A body's slot in an isotropic solve: velocity and spin (Q24, as
+/// [`super::kernel::Vel`]), then its inverse mass and inverse moment
+/// (Q12 raw; zero for the static world and sleepers).
+pub type IsoSlot = [i32; 8];
+
+/// Index of the inverse mass in an [`IsoSlot`].
+const IM: usize = 6;
+/// Index of the inverse moment.
+const D: usize = 7;
+
+/// Rows of the isotropic DTCM buffer: the same stack as
+/// [`super::row::DTCM_ROWS`] general rows and their velocity scratch
+/// (104 x 76 + 64 x 24 bytes), less the wider slots (64 x 32).
+pub const ISO_DTCM_ROWS: usize = 152;
+
+// The cut search in `super::row` sizes its table by this buffer.
+const _: () = assert!(ISO_DTCM_ROWS >= super::row::DTCM_ROWS);
+
+const HAS_A: u8 = 1;
+const HAS_B: u8 = 2;
+
+/// A row in isotropic solver form (48 bytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C)]
+pub struct IsoRow {
+    /// `J`: lin, ang_a, ang_b (Q12).
+    j: [i16; 9],
+    /// Normal row of a friction row, or [`NO_NORMAL`].
+    normal: u16,
+    /// Slots of `a` and `b`.
+    slot: [u8; 2],
+    flags: u8,
+    /// A friction row's count of normal rows (at least 1).
+    normals: u8,
+    /// Target `J v` (Q24).
+    target: i32,
+    /// Effective mass (Q24).
+    m_eff: i32,
+    /// Accumulated impulse (Q20).
+    lambda: i32,
+    /// Bounds (Q20); a friction row keeps its `mu` (Q12) in `lo`.
+    lo: i32,
+    hi: i32,
+    /// The largest impulse change of one update (Q20): see the module
+    /// docs for the bounds it keeps.
+    d_max: i32,
+}
+
+impl IsoRow {
+    /// All bits zero, to fill a buffer cheaply (a row that is never swept).
+    pub const BLANK: IsoRow = IsoRow {
+        j: [0; 9],
+        normal: 0,
+        slot: [0; 2],
+        flags: 0,
+        normals: 0,
+        target: 0,
+        m_eff: 0,
+        lambda: 0,
+        lo: 0,
+        hi: 0,
+        d_max: 0,
+    };
+
+    /// Sets `self` to `row` with warm start `lambda` (Q20) and relaxation
+    /// `omega`, its bodies' masses from `sides`. False when the row does
+    /// not fit this form (a body with unequal moments, a `lin` longer
+    /// than a unit, a lever past 8 m, an inverse moment too large for its
+    /// lever): then the whole step takes the general form.
+    #[inline(never)]
+    pub fn set(&mut self, row: &Row, sides: &Sides, lambda: i32, omega: Fx1) -> bool {
+        let l = row.lin.raw();
+        let (aa, ab) = (row.ang_a.raw(), row.ang_b.raw());
+        let short = |v: &[i32; 3], max: i32| v.iter().all(|c| c.unsigned_abs() <= max as u32);
+        if !short(&l, 1 << 12) || !short(&aa, i16::MAX as i32) || !short(&ab, i16::MAX as i32) {
+            return false;
+        }
+        // At most 3 * 2^24: no 64-bit square.
+        let lin2 = l[0] * l[0] + l[1] * l[1] + l[2] * l[2];
+        let mut k = 0i64;
+        let mut d_max = LAMBDA_MAX;
+        self.flags = 0;
+        self.slot = [ZERO_SLOT; 2];
+        let sa = side(sides, row.a);
+        let sb = side(sides, row.b);
+        if !(self.put_side(0, row.a, sa, &aa, lin2, &mut k, &mut d_max)
+            && self.put_side(1, row.b, sb, &ab, lin2, &mut k, &mut d_max))
+        {
+            return false;
+        }
+        for (dst, src) in self.j.iter_mut().zip(l.iter().chain(&aa).chain(&ab)) {
+            *dst = *src as i16;
+        }
+        self.d_max = d_max;
+        self.m_eff = effective_mass(k, omega);
+        self.target = saturate_i32(row.target.raw());
+        self.normal = row.friction_of;
+        self.normals = row.normals.max(1);
+        (self.lo, self.hi, self.lambda) = bounds_of(row, lambda);
+        true
+    }
+
+    /// Side `at` (0: `a`, 1: `b`) of [`IsoRow::set`]: body `i` with side
+    /// `s` and angular part `a`; adds its share of `J M^-1 J^T` (Q36) to
+    /// `k` and lowers `d_max` as its masses need. False when the body has
+    /// unequal moments or `d a` does not fit 32 bits. Out of line: one
+    /// copy for both sides keeps the rigid ITCM overlay in bounds.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn put_side(
+        &mut self,
+        at: usize,
+        i: u8,
+        s: Side,
+        a: &[i32; 3],
+        lin2: i32,
+        k: &mut i64,
+        d_max: &mut i32,
+    ) -> bool {
+        if s.is_absent() {
+            return true;
+        }
+        let Some((im, d)) = s.isotropic() else {
+            return false;
+        };
+        let reach: u32 = a.iter().map(|c| c.unsigned_abs()).sum();
+        // `d a_k` in 32 bits, and below the warm start's bound.
+        if d as u64 * reach as u64 >= 1 << 31 {
+            return false;
+        }
+        *k += lin2 as i64 * im as i64 + a.iter().map(|&c| c as i64 * (d * c) as i64).sum::<i64>();
+        let widest = a.iter().map(|c| c.unsigned_abs()).max().unwrap_or(0);
+        *d_max = (*d_max).min(side_limit(im, d, widest));
+        self.slot[at] = i;
+        self.flags |= [HAS_A, HAS_B][at];
+        true
+    }
+
+    /// The impulse as an FX2 value ([`super::kernel::Prepared::impulse`]).
+    pub fn impulse(&self, row: &Row) -> Fx2 {
+        impulse_of(row, self.lambda, self.lo, self.hi)
+    }
+
+    /// Applies the accumulated impulse (a warm start), which may exceed
+    /// what one update takes: each component one wide product, rounded
+    /// once, saturating.
+    #[inline(always)]
+    pub fn warm_start(&self, vel: &mut [IsoSlot; SLOTS]) {
+        let l = self.lambda;
+        if l == 0 {
+            return;
+        }
+        if l.unsigned_abs() <= self.d_max as u32 {
+            self.apply(vel, l);
+            return;
+        }
+        self.warm_start_wide(vel);
+    }
+
+    /// [`IsoRow::warm_start`] of an impulse beyond one update's reach
+    /// (rare: a row that held a large impulse). Out of line, and out of
+    /// ITCM: it would cost the rigid overlay a kilobyte.
+    #[inline(never)]
+    fn warm_start_wide(&self, vel: &mut [IsoSlot; SLOTS]) {
+        let l = self.lambda as i64;
+        // Side a's `lin` is negated.
+        for (at, sign) in [(0, -1i64), (1, 1)] {
+            if self.flags & [HAS_A, HAS_B][at] == 0 {
+                continue;
+            }
+            let v = &mut vel[slot(self.slot[at])];
+            let (im, d) = (v[IM] as i64, v[D] as i64);
+            let ang = &self.j[3 + 3 * at..6 + 3 * at];
+            for k in 0..3 {
+                // |lin_k im| < 2^31 and |ang_k d| < 2^31 (`set`'s bounds),
+                // times |l| < 2^30: within i64. Q44 -> Q24.
+                let dv = (self.j[k] as i64 * im * sign * l) >> 20;
+                let dw = (ang[k] as i64 * d * l) >> 20;
+                v[k] = v[k].saturating_add(saturate_i32(dv));
+                v[3 + k] = v[3 + k].saturating_add(saturate_i32(dw));
+            }
+        }
+    }
+
+    /// Adds `M^-1 J^T delta` to the velocities, for `|delta| <= d_max`.
+    #[inline(always)]
+    fn apply(&self, vel: &mut [IsoSlot; SLOTS], delta: i32) {
+        if self.flags & HAS_A != 0 {
+            // Side a's `lin` is negated (|delta| < 2^30: no overflow).
+            add_side(&mut vel[slot(self.slot[0])], &self.j, 3, -delta, delta);
+        }
+        if self.flags & HAS_B != 0 {
+            add_side(&mut vel[slot(self.slot[1])], &self.j, 6, delta, delta);
+        }
+    }
+}
+
+impl SweptRow for IsoRow {
+    type Slot = IsoSlot;
+    #[inline(always)]
+    fn normal(&self) -> u16 {
+        self.normal
+    }
+    #[inline(always)]
+    fn normals(&self) -> u8 {
+        self.normals
+    }
+    #[inline(always)]
+    fn lambda(&self) -> i32 {
+        self.lambda
+    }
+    #[inline(always)]
+    fn update(&mut self, vel: &mut [IsoSlot; SLOTS], sum: i64) {
+        let bounds = update_bounds(self.normal, self.lo, self.hi, sum);
+        let j = &self.j;
+        let mut jv = 0i64;
+        if self.flags & HAS_A != 0 {
+            let v = &vel[slot(self.slot[0])];
+            jv += dot3(&j[3..6], &v[3..6]) - dot3(&j[..3], &v[..3]);
+        }
+        if self.flags & HAS_B != 0 {
+            let v = &vel[slot(self.slot[1])];
+            jv += dot3(&j[6..9], &v[3..6]) + dot3(&j[..3], &v[..3]);
+        }
+        let delta = impulse_change(self.target, jv, self.m_eff, self.d_max, self.lambda, bounds);
+        if delta == 0 {
+            return;
+        }
+        self.lambda += delta;
+        self.apply(vel, delta);
+    }
+}
+
+/// Adds one side's velocity change for impulse change `delta`: its
+/// linear part (`lin = j[..3]`) for `linear`, `delta` with the side's
+/// sign, and its angular part (`ang = j[at..at + 3]`) for `delta`.
+#[inline(always)]
+fn add_side(v: &mut IsoSlot, j: &[i16; 9], at: usize, linear: i32, delta: i32) {
+    // `d_max` keeps `im delta` below 2^39 and, where `ang` is not zero,
+    // `d delta` below 2^43: 32 bits after the shifts (module docs).
+    let u = ((v[IM] as i64 * linear as i64) >> 8) as i32;
+    let w = ((v[D] as i64 * delta as i64) >> 12) as i32;
+    for k in 0..3 {
+        let dv = ((j[k] as i64 * u as i64) >> 12) as i32;
+        v[k] = v[k].saturating_add(dv);
+    }
+    for k in 0..3 {
+        let dw = ((j[at + k] as i64 * w as i64) >> 8) as i32;
+        v[3 + k] = v[3 + k].saturating_add(dw);
+    }
+}
+
+/// `sum j[k] * v[k]` over three components, exact (Q36).
+#[inline(always)]
+fn dot3(j: &[i16], v: &[i32]) -> i64 {
+    j[0] as i64 * v[0] as i64 + j[1] as i64 * v[1] as i64 + j[2] as i64 * v[2] as i64
+}
+
+/// A slot index, masked into the scratch.
+#[inline(always)]
+fn slot(i: u8) -> usize {
+    i as usize & (SLOTS - 1)
+}
+
+/// Body `i`'s side (absent beyond the solved bodies).
+#[inline(always)]
+fn side(sides: &Sides, i: u8) -> Side {
+    if (i as usize) < MAX_BODIES {
+        sides[i as usize]
+    } else {
+        Side::ABSENT
+    }
+}
+
+/// Bit length of `x`.
+#[inline(always)]
+fn bits(x: u32) -> u32 {
+    32 - x.leading_zeros()
+}
+
+/// The largest impulse change (Q20) one update may make on a side with
+/// inverse mass `im`, inverse moment `d` and largest `|ang_k|` `widest`:
+/// `|im delta|` below `2^39` and, when `widest` is not zero, `|d delta|`
+/// below `2^43` and `|d delta| widest` below `2^51` (module docs), each
+/// bound a power of two from bit lengths.
+pub fn side_limit(im: i32, d: i32, widest: u32) -> i32 {
+    let (im, d) = (im.unsigned_abs(), d.unsigned_abs());
+    let mut e = 39 - bits(im);
+    if widest != 0 {
+        e = e
+            .min(43 - bits(d))
+            .min(51u32.saturating_sub(bits(d) + bits(widest)));
+    }
+    if e >= 30 {
+        LAMBDA_MAX
+    } else {
+        (1 << e) - 1
+    }
+}
+
+/// The isotropic form's slots: `bodies`' velocities (Q24, saturated, as
+/// [`super::row::Rows::solve`] takes them) with their masses from `sides`
+/// (zero for bodies the solver does not move, and for the zero slot).
+pub fn slots(bodies: &[super::Body], sides: &Sides) -> [IsoSlot; SLOTS] {
+    let mut out = [[0; 8]; SLOTS];
+    for ((o, b), s) in out.iter_mut().zip(bodies).zip(sides) {
+        let [x, y, z] = b.vel.to_array().map(|c| saturate_i32(c.raw()));
+        let [p, q, r] = b.spin.to_array().map(|c| saturate_i32(c.raw()));
+        *o = [x, y, z, p, q, r, 0, 0];
+        if let Some((im, d)) = s.isotropic() {
+            o[IM] = im;
+            o[D] = d;
+        }
+    }
+    out
+}
