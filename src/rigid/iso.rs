@@ -36,10 +36,11 @@ use crate::fx::{Fx1, Fx2};
 
 use super::kernel::{
     bounds_of, effective_mass, impulse_change, impulse_of, update_bounds, SweptRow, LAMBDA_MAX,
-    MAX_BODIES, SLOTS, ZERO_SLOT,
+    MAX_BODIES, NO_NORMAL, SLOTS, ZERO_SLOT,
 };
 use super::prep::{Side, Sides};
 use super::row::Row;
+use super::row::UNBOUNDED;
 
 /// A body's slot in an isotropic solve: velocity and spin (Q24, as
 /// [`super::kernel::Vel`]), then its inverse mass and inverse moment
@@ -112,71 +113,62 @@ impl IsoRow {
     /// lever): then the whole step takes the general form.
     #[inline(never)]
     pub fn set(&mut self, row: &Row, sides: &Sides, lambda: i32, omega: Fx1) -> bool {
+        self.set_checked(row, sides, lambda, omega).is_some()
+    }
+
+    /// [`IsoRow::set`], `None` for a row that does not fit. One function,
+    /// its sides inlined: as two calls with their arguments on the stack
+    /// it took about 500 instructions a row (`make insn-count
+    /// PCPROFILE=boxes`).
+    #[inline(always)]
+    fn set_checked(&mut self, row: &Row, sides: &Sides, lambda: i32, omega: Fx1) -> Option<()> {
         let l = row.lin.raw();
         let (aa, ab) = (row.ang_a.raw(), row.ang_b.raw());
-        let short = |v: &[i32; 3], max: i32| v.iter().all(|c| c.unsigned_abs() <= max as u32);
-        if !short(&l, 1 << 12) || !short(&aa, i16::MAX as i32) || !short(&ab, i16::MAX as i32) {
-            return false;
+        // |c| <= 2^12 for `lin`, an `i16` for `ang`: an offset that maps
+        // the range onto 0..2^k, one unsigned compare a component.
+        let outside = |c: i32, half: u32| c.wrapping_add(half as i32) as u32 > 2 * half;
+        if l.iter().any(|&c| outside(c, 1 << 12))
+            || aa.iter().chain(&ab).any(|&c| outside(c, i16::MAX as u32))
+        {
+            return None;
         }
-        // At most 3 * 2^24: no 64-bit square.
-        let lin2 = l[0] * l[0] + l[1] * l[1] + l[2] * l[2];
-        let mut k = 0i64;
-        let mut d_max = LAMBDA_MAX;
+        // At most 3 * 2^24.
+        let lin2 = (l[0] * l[0] + l[1] * l[1] + l[2] * l[2]) as u32;
+        let (mut k, mut d_max) = (0u64, LAMBDA_MAX);
         self.flags = 0;
         self.slot = [ZERO_SLOT; 2];
-        let sa = side(sides, row.a);
-        let sb = side(sides, row.b);
-        if !(self.put_side(0, row.a, sa, &aa, lin2, &mut k, &mut d_max)
-            && self.put_side(1, row.b, sb, &ab, lin2, &mut k, &mut d_max))
-        {
-            return false;
+        for (at, i, a) in [(0, row.a, &aa), (1, row.b, &ab)] {
+            let s = side(sides, i);
+            if s.is_absent() {
+                continue;
+            }
+            let (im, d) = s.isotropic()?;
+            let (k_side, limit) = side_terms(im, d, a, lin2)?;
+            k += k_side;
+            d_max = d_max.min(limit);
+            self.slot[at] = i;
+            self.flags |= [HAS_A, HAS_B][at];
         }
         for (dst, src) in self.j.iter_mut().zip(l.iter().chain(&aa).chain(&ab)) {
             *dst = *src as i16;
         }
         self.d_max = d_max;
-        self.m_eff = effective_mass(k, omega);
+        // Below 2^48 (`side_terms`): an i64.
+        self.m_eff = effective_mass(k as i64, omega);
         self.target = saturate_i32(row.target.raw());
         self.normal = row.friction_of;
         self.normals = row.normals.max(1);
-        (self.lo, self.hi, self.lambda) = bounds_of(row, lambda);
-        true
-    }
-
-    /// Side `at` (0: `a`, 1: `b`) of [`IsoRow::set`]: body `i` with side
-    /// `s` and angular part `a`; adds its share of `J M^-1 J^T` (Q36) to
-    /// `k` and lowers `d_max` as its masses need. False when the body has
-    /// unequal moments or `d a` does not fit 32 bits. Out of line: one
-    /// copy for both sides keeps the rigid ITCM overlay in bounds.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(never)]
-    fn put_side(
-        &mut self,
-        at: usize,
-        i: u8,
-        s: Side,
-        a: &[i32; 3],
-        lin2: i32,
-        k: &mut i64,
-        d_max: &mut i32,
-    ) -> bool {
-        if s.is_absent() {
-            return true;
-        }
-        let Some((im, d)) = s.isotropic() else {
-            return false;
+        // A contact's normal row (`0..UNBOUNDED`) and a friction row
+        // without the 64-bit conversions of `bounds_of`: the same values.
+        (self.lo, self.hi, self.lambda) = if row.friction_of != NO_NORMAL {
+            let mu = row.mu.raw().clamp(0, 8 << 12);
+            (mu, 0, lambda.clamp(-LAMBDA_MAX, LAMBDA_MAX))
+        } else if row.lo == Fx2::ZERO && row.hi == UNBOUNDED {
+            (0, LAMBDA_MAX, lambda.clamp(0, LAMBDA_MAX))
+        } else {
+            bounds_of(row, lambda)
         };
-        let reach: u32 = a.iter().map(|c| c.unsigned_abs()).sum();
-        // `d a_k` in 32 bits, and below the warm start's bound.
-        if d as u64 * reach as u64 >= 1 << 31 {
-            return false;
-        }
-        *k += lin2 as i64 * im as i64 + a.iter().map(|&c| c as i64 * (d * c) as i64).sum::<i64>();
-        let widest = a.iter().map(|c| c.unsigned_abs()).max().unwrap_or(0);
-        *d_max = (*d_max).min(side_limit(im, d, widest));
-        self.slot[at] = i;
-        self.flags |= [HAS_A, HAS_B][at];
-        true
+        Some(())
     }
 
     /// The impulse as an FX2 value ([`super::kernel::Prepared::impulse`]).
@@ -319,6 +311,30 @@ fn side(sides: &Sides, i: u8) -> Side {
 #[inline(always)]
 fn bits(x: u32) -> u32 {
     32 - x.leading_zeros()
+}
+
+/// One side's share of `J M^-1 J^T` (Q36) and its update bound
+/// ([`side_limit`]), for inverse mass `im` and moment `d` (Q12 raw, not
+/// negative), angular part `a` (each an `i16`) and `lin2 = |lin|^2`
+/// (Q24, at most `3 * 2^24`); `None` when `d a` does not fit 32 bits.
+/// `lin2 im < 2^46` and `d |a|^2 < d (sum |a_k|) 2^15 < 2^46`: the share
+/// is below `2^47`, and the same integer as the sum of `a_k (d a_k)`.
+/// Out of line (four arguments in registers): one copy for both sides
+/// keeps the rigid ITCM overlay within ITCM.
+#[inline(never)]
+fn side_terms(im: i32, d: i32, a: &[i32; 3], lin2: u32) -> Option<(u64, i32)> {
+    let (im, d) = (im.unsigned_abs(), d.unsigned_abs());
+    let mags = a.map(|c| c.unsigned_abs());
+    let reach = mags[0] + mags[1] + mags[2];
+    // `d a_k` in 32 bits, and below the warm start's bound.
+    if d as u64 * reach as u64 >= 1 << 31 {
+        return None;
+    }
+    // Each square below 2^30: the sum fits a u32.
+    let a2 = mags[0] * mags[0] + mags[1] * mags[1] + mags[2] * mags[2];
+    let widest = mags[0].max(mags[1]).max(mags[2]);
+    let k = lin2 as u64 * im as u64 + d as u64 * a2 as u64;
+    Some((k, side_limit(im as i32, d as i32, widest)))
 }
 
 /// The largest impulse change (Q20) one update may make on a side with
