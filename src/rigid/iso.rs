@@ -56,8 +56,8 @@ const D: usize = 7;
 /// [`super::row::DTCM_ROWS`] general rows and their velocity scratch
 /// (104 x 76 + 64 x 24 bytes), less the wider slots (64 x 32) and the
 /// deeper frames of this solve. At 152 `make bench`'s deepest stack
-/// (`stack.peak_bytes`) was 15172 of 15552 bytes; at 140 it is about
-/// where the general form's was (14648).
+/// (`stack.peak_bytes`) was 15172 of 15552 bytes; at 140 it is 15000,
+/// which is no longer this solve's.
 pub const ISO_DTCM_ROWS: usize = 140;
 
 // The cut search in `super::row` sizes its table by this buffer.
