@@ -35,8 +35,8 @@ use crate::fx::power::saturate_i32;
 use crate::fx::{Fx1, Fx2};
 
 use super::kernel::{
-    bounds_of, effective_mass, impulse_change, impulse_of, update_bounds, SweptRow, LAMBDA_MAX,
-    MAX_BODIES, NO_NORMAL, SLOTS, ZERO_SLOT,
+    bounds_of, dot3, effective_mass, impulse_change, impulse_of, slot, update_bounds, SweptRow,
+    LAMBDA_MAX, MAX_BODIES, NO_NORMAL, SLOTS, ZERO_SLOT,
 };
 use super::prep::{Side, Sides};
 use super::row::Row;
@@ -286,18 +286,6 @@ fn add_side(v: &mut IsoSlot, j: &[i16; 9], at: usize, linear: i32, delta: i32) {
         let dw = ((j[at + k] as i64 * w as i64) >> 8) as i32;
         v[3 + k] = v[3 + k].saturating_add(dw);
     }
-}
-
-/// `sum j[k] * v[k]` over three components, exact (Q36).
-#[inline(always)]
-fn dot3(j: &[i16], v: &[i32]) -> i64 {
-    j[0] as i64 * v[0] as i64 + j[1] as i64 * v[1] as i64 + j[2] as i64 * v[2] as i64
-}
-
-/// A slot index, masked into the scratch.
-#[inline(always)]
-fn slot(i: u8) -> usize {
-    i as usize & (SLOTS - 1)
 }
 
 /// Body `i`'s side (absent beyond the solved bodies).

@@ -579,13 +579,13 @@ pub fn solved_body(bodies: &[Body], i: u8) -> Option<&Body> {
 
 /// A slot index, masked into the scratch.
 #[inline(always)]
-fn slot(i: u8) -> usize {
+pub(super) fn slot(i: u8) -> usize {
     i as usize & (SLOTS - 1)
 }
 
 /// `sum j[k] * v[k]` over three components, exact (Q36).
 #[inline(always)]
-fn dot3(j: &[i16], v: &[i32]) -> i64 {
+pub(super) fn dot3(j: &[i16], v: &[i32]) -> i64 {
     j[0] as i64 * v[0] as i64 + j[1] as i64 * v[1] as i64 + j[2] as i64 * v[2] as i64
 }
 
