@@ -35,12 +35,11 @@ use crate::fx::power::saturate_i32;
 use crate::fx::{Fx1, Fx2};
 
 use super::kernel::{
-    bounds_of, dot3, effective_mass, impulse_change, impulse_of, slot, update_bounds, SweptRow,
-    LAMBDA_MAX, MAX_BODIES, NO_NORMAL, SLOTS, ZERO_SLOT,
+    bounds_of, dot3, effective_mass, impulse_change, impulse_of, slot, update_bounds, velocity_of,
+    SweptRow, LAMBDA_MAX, SLOTS, ZERO_SLOT,
 };
-use super::prep::{Side, Sides};
+use super::prep::{side_of, Sides};
 use super::row::Row;
-use super::row::UNBOUNDED;
 
 /// A body's slot in an isotropic solve: velocity and spin (Q24, as
 /// [`super::kernel::Vel`]), then its inverse mass and inverse moment
@@ -141,7 +140,7 @@ impl IsoRow {
         self.flags = 0;
         self.slot = [ZERO_SLOT; 2];
         for (at, i, a) in [(0, row.a, &aa), (1, row.b, &ab)] {
-            let s = side(sides, i);
+            let s = side_of(sides, i);
             if s.is_absent() {
                 continue;
             }
@@ -161,16 +160,7 @@ impl IsoRow {
         self.target = saturate_i32(row.target.raw());
         self.normal = row.friction_of;
         self.normals = row.normals.max(1);
-        // A contact's normal row (`0..UNBOUNDED`) and a friction row
-        // without the 64-bit conversions of `bounds_of`: the same values.
-        (self.lo, self.hi, self.lambda) = if row.friction_of != NO_NORMAL {
-            let mu = row.mu.raw().clamp(0, 8 << 12);
-            (mu, 0, lambda.clamp(-LAMBDA_MAX, LAMBDA_MAX))
-        } else if row.lo == Fx2::ZERO && row.hi == UNBOUNDED {
-            (0, LAMBDA_MAX, lambda.clamp(0, LAMBDA_MAX))
-        } else {
-            bounds_of(row, lambda)
-        };
+        (self.lo, self.hi, self.lambda) = bounds_of(row, lambda);
         Some(())
     }
 
@@ -288,16 +278,6 @@ fn add_side(v: &mut IsoSlot, j: &[i16; 9], at: usize, linear: i32, delta: i32) {
     }
 }
 
-/// Body `i`'s side (absent beyond the solved bodies).
-#[inline(always)]
-fn side(sides: &Sides, i: u8) -> Side {
-    if (i as usize) < MAX_BODIES {
-        sides[i as usize]
-    } else {
-        Side::ABSENT
-    }
-}
-
 /// Bit length of `x`.
 #[inline(always)]
 fn bits(x: u32) -> u32 {
@@ -354,8 +334,7 @@ pub fn side_limit(im: i32, d: i32, widest: u32) -> i32 {
 pub fn slots(bodies: &[super::Body], sides: &Sides) -> [IsoSlot; SLOTS] {
     let mut out = [[0; 8]; SLOTS];
     for ((o, b), s) in out.iter_mut().zip(bodies).zip(sides) {
-        let [x, y, z] = b.vel.to_array().map(|c| saturate_i32(c.raw()));
-        let [p, q, r] = b.spin.to_array().map(|c| saturate_i32(c.raw()));
+        let [x, y, z, p, q, r] = velocity_of(b);
         *o = [x, y, z, p, q, r, 0, 0];
         if let Some((im, d)) = s.isotropic() {
             o[IM] = im;

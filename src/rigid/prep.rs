@@ -96,6 +96,17 @@ pub fn inertia_bound(b: &Body) -> u32 {
         .fold(0u32, |m, c| m | c.unsigned_abs())
 }
 
+/// Body `i`'s side in `sides` (absent beyond the solved bodies, and for
+/// the static world's index).
+#[inline(always)]
+pub fn side_of(sides: &Sides, i: u8) -> Side {
+    if (i as usize) < MAX_BODIES {
+        sides[i as usize]
+    } else {
+        Side::ABSENT
+    }
+}
+
 /// One [`Side`] per velocity slot.
 pub type Sides = [Side; SLOTS];
 
@@ -140,14 +151,7 @@ impl Prepared {
     // path) solved 13 % slower in DeSmuME.
     #[inline(never)]
     pub fn set_fast(&mut self, row: &Row, sides: &Sides, lambda: i32, omega: Fx1) -> bool {
-        let side = |i: u8| {
-            if (i as usize) < MAX_BODIES {
-                sides[i as usize]
-            } else {
-                Side::ABSENT
-            }
-        };
-        let (sa, sb) = (side(row.a), side(row.b));
+        let (sa, sb) = (side_of(sides, row.a), side_of(sides, row.b));
         if sa.im == GENERIC || sb.im == GENERIC {
             return false;
         }

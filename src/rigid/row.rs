@@ -28,7 +28,6 @@
 //! the rest in the list's own buffer in main RAM, in the same order (the
 //! same updates, so the same results).
 
-use crate::fx::power::saturate_i32;
 use crate::fx::{Fx1, Fx2, Fx3, Vec3};
 
 use super::body::{mul_mat_fx2, Body};
@@ -508,9 +507,7 @@ impl<const R: usize> Rows<R> {
     fn solve_general(&mut self, bodies: &mut [Body], iterations: u8, fast: bool) {
         let mut vel: [Vel; SLOTS] = [[0; 6]; SLOTS];
         for (v, b) in vel.iter_mut().zip(bodies.iter()) {
-            let [x, y, z] = b.vel.to_array().map(|c| saturate_i32(c.raw()));
-            let [p, q, r] = b.spin.to_array().map(|c| saturate_i32(c.raw()));
-            *v = [x, y, z, p, q, r];
+            *v = kernel::velocity_of(b);
         }
         let rows = &mut self.rows[..self.len];
         let omega = self.relaxation;
