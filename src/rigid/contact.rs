@@ -139,19 +139,25 @@ fn push_normal<const R: usize>(
     s: &ContactSettings,
     key: u16,
 ) -> Option<u16> {
-    let (point, depth) = (c.point, c.depth);
-    // Depth is FX2: in FX1 its 0.12 mm rounding becomes +-7 mm/s of
-    // target velocity noise at 60 Hz, enough to rock a stack.
-    let target = if depth > Fx2::ZERO {
-        let push = (depth - s.slop.raise()).max(Fx2::ZERO);
-        Fx2::from_raw(div_dt((push * s.erp).lower().raw()))
-    } else {
-        Fx2::from_raw(div_dt(depth.raw()))
-    };
+    let (point, target) = (c.point, normal_target(c.depth, s));
     rows.push_with(|row| {
         linear_row(row, bodies, (a, b), point, n, target, key);
         row.lo = Fx2::ZERO;
     })
+}
+
+/// The target velocity of a contact's normal row at penetration `depth`
+/// (negative: a speculative gap).
+#[inline(always)]
+fn normal_target(depth: Fx2, s: &ContactSettings) -> Fx2 {
+    // Depth is FX2: in FX1 its 0.12 mm rounding becomes +-7 mm/s of
+    // target velocity noise at 60 Hz, enough to rock a stack.
+    if depth > Fx2::ZERO {
+        let push = (depth - s.slop.raise()).max(Fx2::ZERO);
+        Fx2::from_raw(div_dt((push * s.erp).lower().raw()))
+    } else {
+        Fx2::from_raw(div_dt(depth.raw()))
+    }
 }
 
 /// Writes into `out` the row along unit `dir` at world `point` between
@@ -216,7 +222,9 @@ const PATCH_REACH: i32 = 1 << 15;
 
 /// The centre of `points` as an offset from the first (FX1), and their
 /// root-mean-square distance from it (FX1). The DS's divider, not 64-bit
-/// division in software. `points` is not empty.
+/// division in software. `points` is not empty. Out of line: one copy
+/// for both forms of a patch's rows.
+#[inline(never)]
 fn centre_and_radius(points: &[Contact]) -> (Vec3, Fx1) {
     let origin = points[0].point;
     let (mut sum, mut square) = ([0i64; 3], 0i64);
@@ -341,8 +349,25 @@ impl Patch {
         }
     }
 
-    /// Pushes the patch's rows.
+    /// Pushes the patch's rows: straight in solver form when the list
+    /// takes them so ([`Rows::begin_contacts`]), else as [`Row`]s.
+    #[inline(always)]
     pub fn finish<const R: usize>(&self, rows: &mut Rows<R>, bodies: &[Body], s: &ContactSettings) {
+        if rows.direct() {
+            self.finish_iso(rows, bodies, s);
+        } else {
+            self.finish_rows(rows, bodies, s);
+        }
+    }
+
+    /// [`Patch::finish`] as [`Row`]s.
+    #[inline(never)]
+    fn finish_rows<const R: usize>(
+        &self,
+        rows: &mut Rows<R>,
+        bodies: &[Body],
+        s: &ContactSettings,
+    ) {
         let points = &self.points[..self.count as usize];
         if points.len() < PATCH_MIN {
             // Each point its own friction, bounded by its own normal,
@@ -369,6 +394,74 @@ impl Patch {
         twist.mu = self.mu.mul_lower(r);
         rows.push(twist);
         self.push_normals(rows, bodies, s);
+    }
+
+    /// [`Patch::finish_rows`] straight into the isotropic solver form: the
+    /// same rows in the same order, each built from its point's levers
+    /// (found once a point) without a [`Row`] between.
+    #[inline(never)]
+    fn finish_iso<const R: usize>(&self, rows: &mut Rows<R>, bodies: &[Body], s: &ContactSettings) {
+        let points = &self.points[..self.count as usize];
+        let (a, b) = self.pair;
+        let centre = |i: u8| (i != STATIC).then(|| bodies[i as usize].pos);
+        let (ca, cb) = (centre(a), centre(b));
+        let levers = |point: Vec3<Fx2>| -> Levers {
+            let of = |c: Option<Vec3<Fx2>>| c.map_or([0; 3], |c| lever_of(point, c));
+            [of(ca), of(cb)]
+        };
+        let mut at = [[[0; 3]; 2]; PATCH_POINTS];
+        for (l, c) in at.iter_mut().zip(points) {
+            *l = levers(c.point);
+        }
+        let at = &at[..points.len()];
+        let tangents = [(1, &self.normal.t1), (2, &self.normal.t2)];
+        if points.len() < PATCH_MIN {
+            // As `finish_rows`: both normals, then each point's friction.
+            let first = rows.len() as u16;
+            self.push_iso_normals(rows, at, s);
+            for ((k, c), lever) in (first..).zip(points).zip(at) {
+                for (bit, t) in tangents {
+                    let key = contact_key(c.feature) | bit;
+                    let row = ContactRow::linear(lever, t, 0, key, Some((k, 1, self.mu)));
+                    rows.push_contact(self.pair, &row);
+                }
+            }
+            return;
+        }
+        let (offset, r) = centre_and_radius(points);
+        let first = (rows.len() + 3).min(u16::MAX as usize) as u16;
+        let count = points.len() as u8;
+        let key = contact_key(PATCH_FEATURE + self.face as u16);
+        let lever = levers(points[0].point + offset.raise());
+        for (bit, t) in tangents {
+            let row = ContactRow::linear(&lever, t, 0, key | bit, Some((first, count, self.mu)));
+            rows.push_contact(self.pair, &row);
+        }
+        let axis = self.normal.n.raw();
+        let twist = ContactRow {
+            jacobian: [[0; 3], axis.map(|c| -c), axis],
+            target: 0,
+            key: key | 3,
+            link: Some((first, count, self.mu.mul_lower(r))),
+        };
+        rows.push_contact(self.pair, &twist);
+        self.push_iso_normals(rows, at, s);
+    }
+
+    /// The normal row of each point, in order, at its levers `at`.
+    #[inline(never)]
+    fn push_iso_normals<const R: usize>(
+        &self,
+        rows: &mut Rows<R>,
+        at: &[Levers],
+        s: &ContactSettings,
+    ) {
+        for (c, lever) in self.points.iter().zip(at) {
+            let target = normal_target(c.depth, s).raw();
+            let row =
+                ContactRow::linear(lever, &self.normal.n, target, contact_key(c.feature), None);
+            rows.push_contact(self.pair, &row);
+        }
     }
 
     /// A normal row for each point, in order.
@@ -402,6 +495,44 @@ impl Patch {
                 row.normals = count;
                 row.mu = self.mu;
             });
+        }
+    }
+}
+
+/// A contact point's levers from the centres of bodies `a` and `b` (FX1
+/// raw, [`lever_of`]; zero for the static world).
+type Levers = [[i32; 3]; 2];
+
+/// A contact row as [`Rows::push_contact`] builds it in solver form: its
+/// Jacobian (`lin`, `ang_a`, `ang_b`, FX1 raw), target (FX2 raw), key,
+/// and for a friction row its first normal row, their count and `mu`.
+pub struct ContactRow {
+    /// `lin`, `ang_a`, `ang_b`.
+    pub jacobian: [[i32; 3]; 3],
+    /// Target `J v`, FX2 raw.
+    pub target: i64,
+    /// Warm-start key.
+    pub key: u16,
+    /// A friction row's normal rows and `mu` (`None`: a normal row).
+    pub link: Option<(u16, u8, Fx1)>,
+}
+
+impl ContactRow {
+    /// The row along unit `dir` at `levers`, as [`linear_row`] builds it.
+    #[inline(never)]
+    fn linear(
+        [ra, rb]: &Levers,
+        dir: &Vec3,
+        target: i64,
+        key: u16,
+        link: Option<(u16, u8, Fx1)>,
+    ) -> ContactRow {
+        let ang_a = lever_cross_raw(*ra, dir).map(|c| -c);
+        ContactRow {
+            jacobian: [dir.raw(), ang_a, lever_cross_raw(*rb, dir)],
+            target,
+            key,
+            link,
         }
     }
 }
@@ -448,13 +579,20 @@ fn lever_component(p: Fx2, c: Fx2) -> i32 {
 /// the result equals `Vec3::cross(..).lower()` in 64 bits.
 #[inline(always)]
 fn lever_cross(r: [i32; 3], d: Vec3) -> Vec3 {
+    let [x, y, z] = lever_cross_raw(r, &d);
+    Vec3::new(x, y, z).map(Fx1::from_raw)
+}
+
+/// [`lever_cross`] as raw FX1 components.
+#[inline(always)]
+fn lever_cross_raw(r: [i32; 3], d: &Vec3) -> [i32; 3] {
     let [x, y, z] = d.raw();
-    let low = |v: i32| Fx1::from_raw(round_shr32(v, 12));
-    Vec3::new(
+    let low = |v: i32| round_shr32(v, 12);
+    [
         low(r[1] * z - r[2] * y),
         low(r[2] * x - r[0] * z),
         low(r[0] * y - r[1] * x),
-    )
+    ]
 }
 
 /// The bodies with a contact row among `rows`, a bit each (indices from

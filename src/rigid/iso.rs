@@ -35,11 +35,11 @@ use crate::fx::power::saturate_i32;
 use crate::fx::{Fx1, Fx2};
 
 use super::kernel::{
-    bounds_of, dot3, effective_mass, impulse_change, impulse_of, slot, update_bounds, velocity_of,
-    SweptRow, LAMBDA_MAX, SLOTS, ZERO_SLOT,
+    bounds_of, dot3, effective_mass, friction_mu, impulse_change, impulse_of, slot, update_bounds,
+    velocity_of, SweptRow, LAMBDA_FRAC, LAMBDA_MAX, NO_NORMAL, SLOTS, ZERO_SLOT,
 };
-use super::prep::{side_of, Sides};
-use super::row::Row;
+use super::prep::{side_of, Side, Sides};
+use super::row::{Row, UNBOUNDED};
 
 /// A body's slot in an isotropic solve: velocity and spin (Q24, as
 /// [`super::kernel::Vel`]), then its inverse mass and inverse moment
@@ -124,13 +124,72 @@ impl IsoRow {
     /// PCPROFILE=boxes`).
     #[inline(always)]
     fn set_checked(&mut self, row: &Row, sides: &Sides, lambda: i32, omega: Fx1) -> Option<()> {
-        let l = row.lin.raw();
-        let (aa, ab) = (row.ang_a.raw(), row.ang_b.raw());
+        let pair = [side_of(sides, row.a), side_of(sides, row.b)];
+        let jacobian = [row.lin.raw(), row.ang_a.raw(), row.ang_b.raw()];
+        self.set_jacobian(&jacobian, (row.a, row.b), &pair, omega)?;
+        self.target = saturate_i32(row.target.raw());
+        self.normal = row.friction_of;
+        self.normals = row.normals.max(1);
+        (self.lo, self.hi, self.lambda) = bounds_of(row, lambda);
+        Some(())
+    }
+
+    /// A contact row built in place, straight from its Jacobian (`lin`,
+    /// `ang_a`, `ang_b`, FX1 raw) between bodies `pair` with sides
+    /// `sides`, as [`IsoRow::set`] would set it from the [`Row`] that
+    /// [`super::contact`] pushes: a normal row (`link` `None`, bounds
+    /// `0..UNBOUNDED`) or a friction row (`Some((first, count, mu))`).
+    /// `target` is FX2 raw, `lambda` the warm start (Q20). False when the
+    /// row does not fit this form. Bit for bit what the `Row` would give
+    /// (`tests/rigid_direct.rs`).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn set_contact(
+        &mut self,
+        jacobian: &[[i32; 3]; 3],
+        pair: (u8, u8),
+        sides: &[Side; 2],
+        omega: Fx1,
+        target: i64,
+        link: Option<(u16, u8, Fx1)>,
+        lambda: i32,
+    ) -> bool {
+        if self.set_jacobian(jacobian, pair, sides, omega).is_none() {
+            return false;
+        }
+        self.target = saturate_i32(target);
+        match link {
+            None => {
+                self.normal = NO_NORMAL;
+                self.normals = 1;
+                (self.lo, self.hi) = (0, LAMBDA_MAX);
+                self.lambda = lambda.clamp(0, LAMBDA_MAX);
+            }
+            Some((first, count, mu)) => {
+                self.normal = first;
+                self.normals = count.max(1);
+                (self.lo, self.hi) = (friction_mu(mu), 0);
+                self.lambda = lambda.clamp(-LAMBDA_MAX, LAMBDA_MAX);
+            }
+        }
+        true
+    }
+
+    /// `J` and what follows from it and the bodies: slots, flags, the
+    /// effective mass and `d_max` (`None`: the row does not fit).
+    #[inline(always)]
+    fn set_jacobian(
+        &mut self,
+        [l, aa, ab]: &[[i32; 3]; 3],
+        (a, b): (u8, u8),
+        sides: &[Side; 2],
+        omega: Fx1,
+    ) -> Option<()> {
         // |c| <= 2^12 for `lin`, an `i16` for `ang`: an offset that maps
         // the range onto 0..2^k, one unsigned compare a component.
         let outside = |c: i32, half: u32| c.wrapping_add(half as i32) as u32 > 2 * half;
         if l.iter().any(|&c| outside(c, 1 << 12))
-            || aa.iter().chain(&ab).any(|&c| outside(c, i16::MAX as u32))
+            || aa.iter().chain(ab).any(|&c| outside(c, i16::MAX as u32))
         {
             return None;
         }
@@ -139,29 +198,44 @@ impl IsoRow {
         let (mut k, mut d_max) = (0u64, LAMBDA_MAX);
         self.flags = 0;
         self.slot = [ZERO_SLOT; 2];
-        for (at, i, a) in [(0, row.a, &aa), (1, row.b, &ab)] {
-            let s = side_of(sides, i);
+        for (at, i, ang) in [(0, a, aa), (1, b, ab)] {
+            let s = &sides[at];
             if s.is_absent() {
                 continue;
             }
             let (im, d) = s.isotropic()?;
-            let (k_side, limit) = side_terms(im, d, a, lin2)?;
+            let (k_side, limit) = side_terms(im, d, ang, lin2)?;
             k += k_side;
             d_max = d_max.min(limit);
             self.slot[at] = i;
             self.flags |= [HAS_A, HAS_B][at];
         }
-        for (dst, src) in self.j.iter_mut().zip(l.iter().chain(&aa).chain(&ab)) {
+        for (dst, src) in self.j.iter_mut().zip(l.iter().chain(aa).chain(ab)) {
             *dst = *src as i16;
         }
         self.d_max = d_max;
         // Below 2^48 (`side_terms`): an i64.
         self.m_eff = effective_mass(k as i64, omega);
-        self.target = saturate_i32(row.target.raw());
-        self.normal = row.friction_of;
-        self.normals = row.normals.max(1);
-        (self.lo, self.hi, self.lambda) = bounds_of(row, lambda);
         Some(())
+    }
+
+    /// The impulse of a contact row built by [`IsoRow::set_contact`] as
+    /// an FX2 value: [`IsoRow::impulse`] of the row it stands for (a
+    /// normal row at its upper bound reports [`UNBOUNDED`]).
+    #[inline(always)]
+    pub(super) fn contact_impulse(&self) -> Fx2 {
+        if self.normal == NO_NORMAL && self.lambda == self.hi {
+            UNBOUNDED
+        } else {
+            Fx2::from_raw((self.lambda as i64) << (24 - LAMBDA_FRAC))
+        }
+    }
+
+    /// The first normal row of a friction row and how many it sums, for
+    /// the DTCM cut ([`super::row`]).
+    #[inline(always)]
+    pub(super) fn link(&self) -> (u16, u8) {
+        (self.normal, self.normals)
     }
 
     /// The impulse as an FX2 value ([`super::kernel::Prepared::impulse`]).
@@ -328,18 +402,22 @@ pub fn side_limit(im: i32, d: i32, widest: u32) -> i32 {
     }
 }
 
-/// The isotropic form's slots: `bodies`' velocities (Q24, saturated, as
-/// [`super::row::Rows::solve`] takes them) with their masses from `sides`
-/// (zero for bodies the solver does not move, and for the zero slot).
-pub fn slots(bodies: &[super::Body], sides: &Sides) -> [IsoSlot; SLOTS] {
-    let mut out = [[0; 8]; SLOTS];
-    for ((o, b), s) in out.iter_mut().zip(bodies).zip(sides) {
-        let [x, y, z, p, q, r] = velocity_of(b);
-        *o = [x, y, z, p, q, r, 0, 0];
-        if let Some((im, d)) = s.isotropic() {
-            o[IM] = im;
-            o[D] = d;
-        }
+/// The isotropic form's slots, into `out`: `bodies`' velocities (Q24,
+/// saturated, as [`super::row::Rows::solve`] takes them) with their
+/// masses from `sides` (zero for bodies the solver does not move, and
+/// for the slots beyond the bodies). Out of line, one slot per turn: one
+/// copy for both isotropic solves, and returned by value it unrolled
+/// into 2.5 KB of stores (the rigid ITCM overlay has no room for it).
+#[inline(never)]
+pub fn fill_slots(out: &mut [IsoSlot; SLOTS], bodies: &[super::Body], sides: &Sides) {
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = match bodies.get(i) {
+            Some(b) => {
+                let [x, y, z, p, q, r] = velocity_of(b);
+                let (im, d) = sides[i].isotropic().unwrap_or((0, 0));
+                [x, y, z, p, q, r, im, d]
+            }
+            None => [0; 8],
+        };
     }
-    out
 }

@@ -396,9 +396,19 @@ pub(super) fn bounds_of(row: &Row, lambda: i32) -> (i32, i32, i32) {
         let (lo, hi) = (to_q20(row.lo), to_q20(row.hi));
         (lo, hi, lambda.clamp(lo, hi))
     } else {
-        let mu = row.mu.raw().clamp(0, 8 << 12);
-        (mu, 0, lambda.clamp(-LAMBDA_MAX, LAMBDA_MAX))
+        (
+            friction_mu(row.mu),
+            0,
+            lambda.clamp(-LAMBDA_MAX, LAMBDA_MAX),
+        )
     }
+}
+
+/// A friction row's `mu` as the solver keeps it in `lo` (Q12, within
+/// `0..=8`: the bound [`update_bounds`]' product is sized by).
+#[inline(always)]
+pub(super) fn friction_mu(mu: Fx1) -> i32 {
+    mu.raw().clamp(0, 8 << 12)
 }
 
 /// The impulse `lambda` (Q20) of `row` as an FX2 value: a row held at
@@ -744,12 +754,11 @@ fn normal_sum<R: SweptRow>(rows: &[R], first: usize, count: usize) -> i64 {
         .map_or(0, |s| s.iter().map(|r| r.lambda() as i64).sum())
 }
 
-/// The Gauss-Seidel sweeps: the solver's inner loop.
-#[inline(never)]
+/// The Gauss-Seidel sweeps: the solver's inner loop ([`sweep_split`]
+/// with nothing in main RAM: one function for both, in ITCM).
+#[inline(always)]
 pub fn sweep<R: SweptRow>(rows: &mut [R], vel: &mut [R::Slot; SLOTS], iterations: u8) {
-    for _ in 0..iterations {
-        sweep_span(rows, 0, vel);
-    }
+    sweep_split(rows, &mut [], vel, iterations)
 }
 
 /// [`sweep`] over rows kept in two buffers, `near` (DTCM) then `far`

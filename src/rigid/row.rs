@@ -31,7 +31,7 @@
 use crate::fx::{Fx1, Fx2, Fx3, Vec3};
 
 use super::body::{mul_mat_fx2, Body};
-use super::contact::CONTACT_KEY;
+use super::contact::{ContactRow, CONTACT_KEY};
 use super::iso::{self, IsoRow, ISO_DTCM_ROWS};
 use super::kernel::{self, solved_body, Prepared, SweptRow, Vel, SLOTS, ZERO_SLOT};
 use super::prep;
@@ -214,6 +214,17 @@ pub struct Rows<const R: usize> {
     last_found: u16,
     /// Rows that did not fit this step (a sign the capacity is too low).
     pub dropped: u16,
+    /// This step's rows are contact rows built straight into the
+    /// isotropic form in `iso_far` (their identities in `kept`), not
+    /// [`Row`]s: [`Rows::begin_contacts`].
+    direct: bool,
+    /// A row built straight into the isotropic form did not fit it: the
+    /// step's contacts must be pushed again as [`Row`]s.
+    misfit: bool,
+    /// Rows pushed as [`Row`]s before the contacts of a direct step (the
+    /// grab's), and `dropped` then.
+    direct_from: usize,
+    direct_dropped: u16,
     /// Over-relaxation factor of every row (1: plain Gauss-Seidel).
     pub relaxation: Fx1,
     /// Fraction of the last impulse a warm start reuses (1: measured in
@@ -245,7 +256,8 @@ pub struct Rows<const R: usize> {
     slot_of: [u16; R],
     /// The rows in solver form, when there are more than [`DTCM_ROWS`].
     prepared: [Prepared; R],
-    /// The same in the isotropic form, beyond [`ISO_DTCM_ROWS`].
+    /// The same in the isotropic form, beyond [`ISO_DTCM_ROWS`]; all of a
+    /// step's rows when they are built straight into it ([`Rows::direct`]).
     iso_far: [IsoRow; R],
     /// This step's bodies as [`Prepared::set_fast`] sees them.
     sides: prep::Sides,
@@ -285,6 +297,10 @@ impl<const R: usize> Rows<R> {
             sides_len: 0,
             last_found: u16::MAX - 1,
             dropped: 0,
+            direct: false,
+            misfit: false,
+            direct_from: 0,
+            direct_dropped: 0,
             relaxation: Fx1::ONE,
             warm_fraction: crate::fx!(1.0),
             joint_warm_fraction: crate::fx!(1.0),
@@ -314,7 +330,16 @@ impl<const R: usize> Rows<R> {
                 }
             }
         }
-        let kept = self.kept_len.take().filter(|_| self.kept_rows == self.len);
+        // Rows built straight into solver form keep their identities in
+        // `kept` from the start (with their warm starts, if never solved).
+        let kept = if self.direct {
+            self.kept_len = None;
+            Some(self.len)
+        } else {
+            self.kept_len.take().filter(|_| self.kept_rows == self.len)
+        };
+        self.direct = false;
+        self.misfit = false;
         let fresh = if held == 0 {
             R
         } else {
@@ -365,6 +390,8 @@ impl<const R: usize> Rows<R> {
         self.kept_len = None;
         self.len = 0;
         self.dropped = 0;
+        self.direct = false;
+        self.misfit = false;
     }
 
     /// Adds a row; returns its index, or `None` (and counts it) when full.
@@ -398,12 +425,18 @@ impl<const R: usize> Rows<R> {
     }
 
     /// The last impulse of the row like the one at `index`, scaled, or
-    /// zero (one probe of the index, a few at most). Out of line: `push`
-    /// is inlined into every row builder.
-    #[inline(never)]
+    /// zero (one probe of the index, a few at most).
+    #[inline(always)]
     fn remembered(&mut self, index: usize) -> Fx2 {
         // Only the identity: a copy of the whole 80-byte row cost more.
         let (a, b, key) = (self.rows[index].a, self.rows[index].b, self.rows[index].key);
+        self.remembered_of(a, b, key)
+    }
+
+    /// [`Rows::remembered`] of the row with bodies `a`, `b` and `key`.
+    /// Out of line: `push` is inlined into every row builder.
+    #[inline(never)]
+    fn remembered_of(&mut self, a: u8, b: u8, key: u16) -> Fx2 {
         if self.prev_len == 0 {
             return Fx2::ZERO;
         }
@@ -459,16 +492,142 @@ impl<const R: usize> Rows<R> {
         }
     }
 
-    /// The rows of this step.
+    /// The rows of this step as [`Row`]s: all of them, except contact
+    /// rows built straight into solver form ([`Rows::begin_contacts`]),
+    /// which have none.
     pub fn as_slice(&self) -> &[Row] {
-        &self.rows[..self.len]
+        &self.rows[..if self.direct {
+            self.direct_from
+        } else {
+            self.len
+        }]
+    }
+
+    /// Starts a step's contact rows. When every body the solver moves has
+    /// one moment of inertia (the box scenes), they are built straight
+    /// into the isotropic solver form ([`IsoRow::set_contact`]): no
+    /// [`Row`] is written and read back. Rows pushed before (the grab's)
+    /// are put in that form here; when one does not fit, or is not keyed,
+    /// the step stays with [`Row`]s. Bodies from [`MAX_BODIES`] on are
+    /// not solved.
+    pub fn begin_contacts(&mut self, bodies: &[Body]) {
+        self.direct = false;
+        self.misfit = false;
+        let bodies = &bodies[..bodies.len().min(MAX_BODIES)];
+        let (len, _, every) = prep::fill_sides(&mut self.sides, self.sides_len, bodies);
+        self.sides_len = len;
+        if every && self.rows_to_iso() {
+            self.direct = true;
+            self.direct_from = self.len;
+            self.direct_dropped = self.dropped;
+        }
+    }
+
+    /// The rows pushed so far in the isotropic form (with their identities
+    /// in `kept`), as the solve would prepare them; false when one does
+    /// not fit it or has no key.
+    #[inline(never)]
+    fn rows_to_iso(&mut self) -> bool {
+        let omega = self.relaxation;
+        for ((r, p), k) in self.rows[..self.len]
+            .iter()
+            .zip(self.iso_far.iter_mut())
+            .zip(self.kept.iter_mut())
+        {
+            if r.key == 0 || !p.set(r, &self.sides, kernel::to_q20(r.lambda), omega) {
+                return false;
+            }
+            *k = Remembered::of(r);
+        }
+        true
+    }
+
+    /// True while contact rows go straight into solver form.
+    #[inline(always)]
+    pub fn direct(&self) -> bool {
+        self.direct
+    }
+
+    /// True when a contact row did not fit solver form: the caller drops
+    /// this step's contact rows ([`Rows::restart_as_rows`]) and pushes
+    /// them again.
+    pub fn misfit(&self) -> bool {
+        self.misfit
+    }
+
+    /// Drops the rows built in solver form; the next are [`Row`]s.
+    pub fn restart_as_rows(&mut self) {
+        self.len = self.direct_from;
+        self.dropped = self.direct_dropped;
+        self.direct = false;
+        self.misfit = false;
+        self.last_found = u16::MAX - 1;
+    }
+
+    /// Pushes contact row `row` between bodies `pair` straight in solver
+    /// form ([`IsoRow::set_contact`]); its index, or `None` ([`Rows::push_iso`]).
+    /// One copy, out of line, for every kind of contact row.
+    #[inline(never)]
+    pub(super) fn push_contact(&mut self, pair: (u8, u8), row: &ContactRow) -> Option<u16> {
+        self.push_iso(pair, row.key, |out, sides, lambda, omega| {
+            let sides = [prep::side_of(sides, pair.0), prep::side_of(sides, pair.1)];
+            out.set_contact(
+                &row.jacobian,
+                pair,
+                &sides,
+                omega,
+                row.target,
+                row.link,
+                lambda,
+            )
+        })
+    }
+
+    /// Pushes a contact row straight in solver form: `build` sets it from
+    /// the bodies' sides, the warm start (Q20) and the relaxation, and
+    /// says whether it fits. Returns its index, or `None` when the list
+    /// is full (counted) or the row does not fit ([`Rows::misfit`]).
+    #[inline(always)]
+    pub(super) fn push_iso(
+        &mut self,
+        (a, b): (u8, u8),
+        key: u16,
+        build: impl FnOnce(&mut IsoRow, &prep::Sides, i32, Fx1) -> bool,
+    ) -> Option<u16> {
+        if self.misfit {
+            return None;
+        }
+        if self.len >= R {
+            self.dropped = self.dropped.saturating_add(1);
+            return None;
+        }
+        let index = self.len;
+        let lambda = self.remembered_of(a, b, key);
+        let omega = self.relaxation;
+        if !build(
+            &mut self.iso_far[index],
+            &self.sides,
+            kernel::to_q20(lambda),
+            omega,
+        ) {
+            self.misfit = true;
+            return None;
+        }
+        self.kept[index] = Remembered { a, b, key, lambda };
+        self.len += 1;
+        Some(index as u16)
     }
 
     /// Mutable access (e.g. to warm-start impulses).
+    /// The rows of [`Rows::as_slice`], mutable.
     pub fn as_mut_slice(&mut self) -> &mut [Row] {
         // Rows changed after the solve: the next clear reads them.
         self.kept_len = None;
-        &mut self.rows[..self.len]
+        &mut self.rows[..if self.direct {
+            self.direct_from
+        } else {
+            self.len
+        }]
     }
 
     /// Number of rows.
@@ -491,6 +650,10 @@ impl<const R: usize> Rows<R> {
     pub fn solve(&mut self, bodies: &mut [Body], iterations: u8) {
         let n = bodies.len().min(MAX_BODIES);
         let bodies = &mut bodies[..n];
+        if self.direct {
+            self.solve_direct(bodies, iterations);
+            return;
+        }
         // In the world, not on the stack: DTCM has no 512 bytes to spare
         // under the row buffer (the stack guard caught it in `make bench`).
         let (len, fast, every) = prep::fill_sides(&mut self.sides, self.sides_len, bodies);
@@ -534,7 +697,8 @@ impl<const R: usize> Rows<R> {
     /// one); false, with nothing changed, when a row does not fit it.
     #[inline(never)]
     fn solve_iso(&mut self, bodies: &mut [Body], iterations: u8) -> bool {
-        let mut vel = iso::slots(bodies, &self.sides);
+        let mut vel = [[0; 8]; SLOTS];
+        iso::fill_slots(&mut vel, bodies, &self.sides);
         let rows = &mut self.rows[..self.len];
         let b = Solved {
             bodies,
@@ -554,6 +718,65 @@ impl<const R: usize> Rows<R> {
             store_velocity(b, &[v[0], v[1], v[2], v[3], v[4], v[5]]);
         }
         true
+    }
+}
+
+impl<const R: usize> Rows<R> {
+    /// [`Rows::solve`] of rows built straight into the isotropic form (in
+    /// `iso_far`, their sides from [`Rows::begin_contacts`]): the same
+    /// sweeps, and their impulses into `kept` for the next warm start.
+    #[inline(never)]
+    fn solve_direct(&mut self, bodies: &mut [Body], iterations: u8) {
+        let mut vel = [[0; 8]; SLOTS];
+        iso::fill_slots(&mut vel, bodies, &self.sides);
+        let n = self.len;
+        let rows = &mut self.iso_far[..n];
+        let near = if n <= ISO_DTCM_ROWS {
+            n
+        } else {
+            iso_dtcm_split(rows).unwrap_or(0)
+        };
+        let (kept, before) = (&mut self.kept[..n], &mut self.rows[..self.direct_from]);
+        solve_direct_near(rows, near, kept, before, &mut vel, iterations);
+        self.kept_len = Some(n);
+        self.kept_rows = n;
+        debug_assert!(vel[ZERO_SLOT as usize][..6] == [0; 6]);
+        for (b, v) in bodies.iter_mut().zip(&vel) {
+            store_velocity(b, &[v[0], v[1], v[2], v[3], v[4], v[5]]);
+        }
+    }
+}
+
+/// Sweeps `rows`, the first `near` of them copied into a DTCM buffer on
+/// the stack, the rest where they are (main RAM), in order: warm starts,
+/// sweeps, then the impulses into `kept`, and into `before`, the rows
+/// pushed as [`Row`]s before the contacts. In a frame of its own.
+#[inline(never)]
+fn solve_direct_near(
+    rows: &mut [IsoRow],
+    near: usize,
+    kept: &mut [Remembered],
+    before: &mut [Row],
+    vel: &mut [iso::IsoSlot; SLOTS],
+    iterations: u8,
+) {
+    let mut local = [IsoRow::BLANK; ISO_DTCM_ROWS];
+    let (rows_near, far) = rows.split_at_mut(near);
+    let near = &mut local[..near];
+    near.copy_from_slice(rows_near);
+    for r in near.iter().chain(far.iter()) {
+        r.warm_start(vel);
+    }
+    kernel::sweep_split(near, far, vel, iterations);
+    let solved = near.iter().chain(far.iter());
+    for (i, (k, r)) in kept.iter_mut().zip(solved).enumerate() {
+        k.lambda = match before.get_mut(i) {
+            Some(row) => {
+                row.lambda = r.impulse(row);
+                row.lambda
+            }
+            None => r.contact_impulse(),
+        };
     }
 }
 
@@ -765,15 +988,30 @@ fn write_back<F: Form>(rows: &mut [Row], buf: &[F], kept: &mut [Remembered]) -> 
 /// contact patch straddles (a friction row and the normal rows it names
 /// on the same side), or `None` when there is none in its upper half.
 fn dtcm_split(rows: &[Row], cap: usize) -> Option<usize> {
+    dtcm_split_by(rows.len(), cap, |i| (rows[i].friction_of, rows[i].normals))
+}
+
+/// [`dtcm_split`] of isotropic rows into a buffer of [`ISO_DTCM_ROWS`].
+/// Out of line and out of ITCM: only a pile's biggest steps need it.
+#[inline(never)]
+fn iso_dtcm_split(rows: &[IsoRow]) -> Option<usize> {
+    dtcm_split_by(rows.len(), ISO_DTCM_ROWS, |i| rows[i].link())
+}
+
+/// [`dtcm_split`] of `n` rows, `link(i)` row `i`'s first normal row (or
+/// [`NO_NORMAL`]) and their count.
+#[inline(always)]
+fn dtcm_split_by(n: usize, cap: usize, link: impl Fn(usize) -> (u16, u8)) -> Option<usize> {
     // straddled[s]: some patch has rows on both sides of a cut at s.
     let mut straddled = [false; ISO_DTCM_ROWS + 1];
     let cap = cap.min(straddled.len() - 1);
-    for (i, r) in rows.iter().enumerate() {
-        if r.friction_of == NO_NORMAL {
+    for i in 0..n {
+        let (friction_of, normals) = link(i);
+        if friction_of == NO_NORMAL {
             continue;
         }
-        let first = r.friction_of as usize;
-        let last = first + r.normals.max(1) as usize - 1;
+        let first = friction_of as usize;
+        let last = first + normals.max(1) as usize - 1;
         let (lo, hi) = (i.min(first), i.max(last));
         for s in straddled.iter_mut().take(hi.min(cap) + 1).skip(lo + 1) {
             *s = true;

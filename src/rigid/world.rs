@@ -343,6 +343,24 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
         for (p, b) in passive.iter_mut().zip(bodies) {
             *p = b.is_static() || b.is_asleep();
         }
+        self.rows.begin_contacts(bodies);
+        let mut count = self.push_pairs(&bounds, &passive);
+        if self.rows.misfit() {
+            // A row the solver form does not take (rare: a huge lever or
+            // inverse moment): the whole step's contacts again, as rows.
+            self.rows.restart_as_rows();
+            count = self.push_pairs(&bounds, &passive);
+        }
+        self.contacts = count.min(u16::MAX as usize) as u16;
+    }
+
+    /// The contact pass of [`World::push_contact_rows`]: the ground, then
+    /// every overlapping pair with an awake body. Returns the contacts.
+    /// Out of line: called again only after a misfit.
+    #[inline(never)]
+    fn push_pairs(&mut self, bounds: &[Bounds; B], passive: &[bool; B]) -> usize {
+        let bodies = &self.bodies[..self.n_bodies];
+        let s = &self.settings.contact;
         let mut count = 0;
         for i in 0..self.n_bodies {
             // Sleepers only meet awake bodies, from the awake side.
@@ -362,7 +380,7 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
                 count += box_box(&mut self.rows, bodies, i as u8, j as u8, s);
             }
         }
-        self.contacts = count.min(u16::MAX as usize) as u16;
+        count
     }
 
     /// True when bodies `i` and `j` must not collide.

@@ -399,7 +399,7 @@ fn memory_setup(_: &mut Mailbox) -> Outcome {
     // linker.ld moves the engine's per-frame loops into ITCM by name, in
     // two overlays that take turns (hw/itcm.rs).
     crate::hw::itcm::rigid();
-    let sweep = dsphys::rigid::kernel::sweep::<dsphys::rigid::kernel::Prepared> as *const ()
+    let sweep = dsphys::rigid::kernel::sweep_split::<dsphys::rigid::kernel::Prepared> as *const ()
         as usize as u32;
     check!(
         (0x01FF_8000..0x0200_0000).contains(&sweep),
