@@ -32,6 +32,7 @@ use crate::fx::{Fx1, Fx2, Vec3};
 
 use super::body::Body;
 use super::contact::{corner, ContactSettings, Normal, Patch};
+use super::iso::IsoRow;
 use super::row::Rows;
 
 /// A Q36 value rounded to Q24 (half up).
@@ -83,9 +84,22 @@ impl View<'_> {
 }
 
 /// Contacts between boxes `i` and `j`; returns how many (module docs).
-#[inline(never)]
+#[inline(always)]
 pub fn box_box<const R: usize>(
     rows: &mut Rows<R>,
+    bodies: &[Body],
+    i: u8,
+    j: u8,
+    s: &ContactSettings,
+) -> usize {
+    box_box_near(rows, &mut [], bodies, i, j, s)
+}
+
+/// [`box_box`] with the DTCM buffer `near` ([`Rows::begin_contacts`]).
+#[inline(never)]
+pub fn box_box_near<const R: usize>(
+    rows: &mut Rows<R>,
+    near: &mut [IsoRow],
     bodies: &[Body],
     i: u8,
     j: u8,
@@ -176,7 +190,7 @@ pub fn box_box<const R: usize>(
         let bottom_i = n.dot(bi.pos) - extent(bi, n).raise();
         corners_inside(&view_j, &mut patch, 8, s, |p| (n.dot(p) - bottom_i).lower());
     }
-    patch.finish(rows, bodies, s);
+    patch.finish_near(rows, near, bodies, s);
     patch.len()
 }
 

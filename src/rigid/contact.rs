@@ -17,10 +17,11 @@ use crate::fx::{Fx1, Fx2, Fx3, Vec3};
 
 use super::body::{Body, STATIC};
 use super::div_dt;
+use super::iso::IsoRow;
 use super::joint::perpendicular_basis;
 use super::row::{Row, Rows, NO_NORMAL, UNBOUNDED};
 
-pub use super::box_pair::box_box;
+pub use super::box_pair::{box_box, box_box_near};
 
 /// A plane `normal . x = offset` with solid below (`normal . x < offset`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -353,8 +354,21 @@ impl Patch {
     /// takes them so ([`Rows::begin_contacts`]), else as [`Row`]s.
     #[inline(always)]
     pub fn finish<const R: usize>(&self, rows: &mut Rows<R>, bodies: &[Body], s: &ContactSettings) {
+        self.finish_near(rows, &mut [], bodies, s);
+    }
+
+    /// [`Patch::finish`] with the DTCM buffer `near` for rows in solver
+    /// form ([`Rows::begin_contacts`]).
+    #[inline(always)]
+    pub fn finish_near<const R: usize>(
+        &self,
+        rows: &mut Rows<R>,
+        near: &mut [IsoRow],
+        bodies: &[Body],
+        s: &ContactSettings,
+    ) {
         if rows.direct() {
-            self.finish_iso(rows, bodies, s);
+            self.finish_iso(rows, near, bodies, s);
         } else {
             self.finish_rows(rows, bodies, s);
         }
@@ -400,8 +414,22 @@ impl Patch {
     /// same rows in the same order, each built from its point's levers
     /// (found once a point) without a [`Row`] between.
     #[inline(never)]
-    fn finish_iso<const R: usize>(&self, rows: &mut Rows<R>, bodies: &[Body], s: &ContactSettings) {
+    fn finish_iso<const R: usize>(
+        &self,
+        rows: &mut Rows<R>,
+        near: &mut [IsoRow],
+        bodies: &[Body],
+        s: &ContactSettings,
+    ) {
         let points = &self.points[..self.count as usize];
+        // The patch's rows, all in the DTCM buffer or none.
+        let shared = points.len() >= PATCH_MIN;
+        let count = if shared {
+            3 + points.len()
+        } else {
+            3 * points.len()
+        };
+        rows.reserve_near(count, near.len());
         let (a, b) = self.pair;
         let centre = |i: u8| (i != STATIC).then(|| bodies[i as usize].pos);
         let (ca, cb) = (centre(a), centre(b));
@@ -415,15 +443,15 @@ impl Patch {
         }
         let at = &at[..points.len()];
         let tangents = [(1, &self.normal.t1), (2, &self.normal.t2)];
-        if points.len() < PATCH_MIN {
+        if !shared {
             // As `finish_rows`: both normals, then each point's friction.
             let first = rows.len() as u16;
-            self.push_iso_normals(rows, at, s);
+            self.push_iso_normals(rows, near, at, s);
             for ((k, c), lever) in (first..).zip(points).zip(at) {
                 for (bit, t) in tangents {
                     let key = contact_key(c.feature) | bit;
                     let row = ContactRow::linear(lever, t, 0, key, Some((k, 1, self.mu)));
-                    rows.push_contact(self.pair, &row);
+                    rows.push_contact(near, self.pair, &row);
                 }
             }
             return;
@@ -435,7 +463,7 @@ impl Patch {
         let lever = levers(points[0].point + offset.raise());
         for (bit, t) in tangents {
             let row = ContactRow::linear(&lever, t, 0, key | bit, Some((first, count, self.mu)));
-            rows.push_contact(self.pair, &row);
+            rows.push_contact(near, self.pair, &row);
         }
         let axis = self.normal.n.raw();
         let twist = ContactRow {
@@ -444,8 +472,8 @@ impl Patch {
             key: key | 3,
             link: Some((first, count, self.mu.mul_lower(r))),
         };
-        rows.push_contact(self.pair, &twist);
-        self.push_iso_normals(rows, at, s);
+        rows.push_contact(near, self.pair, &twist);
+        self.push_iso_normals(rows, near, at, s);
     }
 
     /// The normal row of each point, in order, at its levers `at`.
@@ -453,6 +481,7 @@ impl Patch {
     fn push_iso_normals<const R: usize>(
         &self,
         rows: &mut Rows<R>,
+        near: &mut [IsoRow],
         at: &[Levers],
         s: &ContactSettings,
     ) {
@@ -460,7 +489,7 @@ impl Patch {
             let target = normal_target(c.depth, s).raw();
             let row =
                 ContactRow::linear(lever, &self.normal.n, target, contact_key(c.feature), None);
-            rows.push_contact(self.pair, &row);
+            rows.push_contact(near, self.pair, &row);
         }
     }
 
@@ -610,9 +639,22 @@ pub fn touching(rows: &[Row]) -> u32 {
 }
 
 /// Contacts of box `i`'s corners with `plane`; returns how many.
-#[inline(never)]
+#[inline(always)]
 pub fn box_plane<const R: usize>(
     rows: &mut Rows<R>,
+    bodies: &[Body],
+    i: u8,
+    plane: &Plane,
+    s: &ContactSettings,
+) -> usize {
+    box_plane_near(rows, &mut [], bodies, i, plane, s)
+}
+
+/// [`box_plane`] with the DTCM buffer `near` ([`Rows::begin_contacts`]).
+#[inline(never)]
+pub fn box_plane_near<const R: usize>(
+    rows: &mut Rows<R>,
+    near: &mut [IsoRow],
     bodies: &[Body],
     i: u8,
     plane: &Plane,
@@ -639,7 +681,7 @@ pub fn box_plane<const R: usize>(
             patch.add(p, depth, k as u16);
         }
     }
-    patch.finish(rows, bodies, s);
+    patch.finish_near(rows, near, bodies, s);
     patch.len()
 }
 

@@ -231,13 +231,6 @@ impl IsoRow {
         }
     }
 
-    /// The first normal row of a friction row and how many it sums, for
-    /// the DTCM cut ([`super::row`]).
-    #[inline(always)]
-    pub(super) fn link(&self) -> (u16, u8) {
-        (self.normal, self.normals)
-    }
-
     /// The impulse as an FX2 value ([`super::kernel::Prepared::impulse`]).
     pub fn impulse(&self, row: &Row) -> Fx2 {
         impulse_of(row, self.lambda, self.lo, self.hi)

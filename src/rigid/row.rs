@@ -225,6 +225,11 @@ pub struct Rows<const R: usize> {
     /// grab's), and `dropped` then.
     direct_from: usize,
     direct_dropped: u16,
+    /// Of a direct step's rows, the first `near_len` are in the caller's
+    /// DTCM buffer (`near`), the rest in `iso_far`; `near_open` while the
+    /// next patch may still go into the buffer.
+    near_len: usize,
+    near_open: bool,
     /// Over-relaxation factor of every row (1: plain Gauss-Seidel).
     pub relaxation: Fx1,
     /// Fraction of the last impulse a warm start reuses (1: measured in
@@ -301,6 +306,8 @@ impl<const R: usize> Rows<R> {
             misfit: false,
             direct_from: 0,
             direct_dropped: 0,
+            near_len: 0,
+            near_open: false,
             relaxation: Fx1::ONE,
             warm_fraction: crate::fx!(1.0),
             joint_warm_fraction: crate::fx!(1.0),
@@ -510,36 +517,43 @@ impl<const R: usize> Rows<R> {
     /// are put in that form here; when one does not fit, or is not keyed,
     /// the step stays with [`Row`]s. Bodies from [`MAX_BODIES`] on are
     /// not solved.
-    pub fn begin_contacts(&mut self, bodies: &[Body]) {
+    ///
+    /// The first rows go into `near` (on the DS a buffer in DTCM, where a
+    /// store costs a cycle rather than eight), as many whole patches as
+    /// it holds, the rest into the list's own buffer in main RAM: the
+    /// solve must be given the same `near` ([`Rows::solve_with`]). Out of
+    /// line and out of ITCM: once a step.
+    #[inline(never)]
+    pub fn begin_contacts(&mut self, bodies: &[Body], near: &mut [IsoRow]) {
         self.direct = false;
         self.misfit = false;
         let bodies = &bodies[..bodies.len().min(MAX_BODIES)];
         let (len, _, every) = prep::fill_sides(&mut self.sides, self.sides_len, bodies);
         self.sides_len = len;
-        if every && self.rows_to_iso() {
+        self.near_open = self.len <= near.len();
+        let buf = if self.near_open {
+            &mut near[..self.len]
+        } else {
+            &mut self.iso_far[..self.len]
+        };
+        let (sides, omega) = (&self.sides, self.relaxation);
+        if every && rows_to_iso(&self.rows[..self.len], buf, &mut self.kept, sides, omega) {
             self.direct = true;
             self.direct_from = self.len;
             self.direct_dropped = self.dropped;
+            self.near_len = if self.near_open { self.len } else { 0 };
         }
     }
 
-    /// The rows pushed so far in the isotropic form (with their identities
-    /// in `kept`), as the solve would prepare them; false when one does
-    /// not fit it or has no key.
-    #[inline(never)]
-    fn rows_to_iso(&mut self) -> bool {
-        let omega = self.relaxation;
-        for ((r, p), k) in self.rows[..self.len]
-            .iter()
-            .zip(self.iso_far.iter_mut())
-            .zip(self.kept.iter_mut())
-        {
-            if r.key == 0 || !p.set(r, &self.sides, kernel::to_q20(r.lambda), omega) {
-                return false;
-            }
-            *k = Remembered::of(r);
+    /// Makes room for a patch of `rows` rows: in the DTCM buffer (of `cap`
+    /// rows) only if all of them fit, so that no patch is split between
+    /// the two buffers (a friction row's normal rows are summed in its
+    /// own).
+    #[inline(always)]
+    pub(super) fn reserve_near(&mut self, rows: usize, cap: usize) {
+        if self.len + rows > cap {
+            self.near_open = false;
         }
-        true
     }
 
     /// True while contact rows go straight into solver form.
@@ -557,6 +571,7 @@ impl<const R: usize> Rows<R> {
 
     /// Drops the rows built in solver form; the next are [`Row`]s.
     pub fn restart_as_rows(&mut self) {
+        self.near_open = false;
         self.len = self.direct_from;
         self.dropped = self.direct_dropped;
         self.direct = false;
@@ -568,8 +583,13 @@ impl<const R: usize> Rows<R> {
     /// form ([`IsoRow::set_contact`]); its index, or `None` ([`Rows::push_iso`]).
     /// One copy, out of line, for every kind of contact row.
     #[inline(never)]
-    pub(super) fn push_contact(&mut self, pair: (u8, u8), row: &ContactRow) -> Option<u16> {
-        self.push_iso(pair, row.key, |out, sides, lambda, omega| {
+    pub(super) fn push_contact(
+        &mut self,
+        near: &mut [IsoRow],
+        pair: (u8, u8),
+        row: &ContactRow,
+    ) -> Option<u16> {
+        self.push_iso(near, pair, row.key, |out, sides, lambda, omega| {
             let sides = [prep::side_of(sides, pair.0), prep::side_of(sides, pair.1)];
             out.set_contact(
                 &row.jacobian,
@@ -590,6 +610,7 @@ impl<const R: usize> Rows<R> {
     #[inline(always)]
     pub(super) fn push_iso(
         &mut self,
+        near: &mut [IsoRow],
         (a, b): (u8, u8),
         key: u16,
         build: impl FnOnce(&mut IsoRow, &prep::Sides, i32, Fx1) -> bool,
@@ -604,12 +625,17 @@ impl<const R: usize> Rows<R> {
         let index = self.len;
         let lambda = self.remembered_of(a, b, key);
         let omega = self.relaxation;
-        if !build(
-            &mut self.iso_far[index],
-            &self.sides,
-            kernel::to_q20(lambda),
-            omega,
-        ) {
+        let out = match near.get_mut(index) {
+            Some(slot) if self.near_open => {
+                self.near_len = index + 1;
+                slot
+            }
+            _ => {
+                self.near_open = false;
+                &mut self.iso_far[index]
+            }
+        };
+        if !build(out, &self.sides, kernel::to_q20(lambda), omega) {
             self.misfit = true;
             return None;
         }
@@ -646,12 +672,18 @@ impl<const R: usize> Rows<R> {
     /// When every body the solver moves has one moment of inertia, the
     /// rows take the isotropic form ([`super::iso`]); otherwise, or when
     /// a row does not fit it, the general one.
-    #[inline(never)]
     pub fn solve(&mut self, bodies: &mut [Body], iterations: u8) {
+        self.solve_with(bodies, iterations, &mut []);
+    }
+
+    /// [`Rows::solve`] of a step whose contact rows were built with the
+    /// DTCM buffer `near` ([`Rows::begin_contacts`]; the same buffer).
+    #[inline(never)]
+    pub fn solve_with(&mut self, bodies: &mut [Body], iterations: u8, near: &mut [IsoRow]) {
         let n = bodies.len().min(MAX_BODIES);
         let bodies = &mut bodies[..n];
         if self.direct {
-            self.solve_direct(bodies, iterations);
+            self.solve_direct(bodies, iterations, near);
             return;
         }
         // In the world, not on the stack: DTCM has no 512 bytes to spare
@@ -726,18 +758,28 @@ impl<const R: usize> Rows<R> {
     /// `iso_far`, their sides from [`Rows::begin_contacts`]): the same
     /// sweeps, and their impulses into `kept` for the next warm start.
     #[inline(never)]
-    fn solve_direct(&mut self, bodies: &mut [Body], iterations: u8) {
+    fn solve_direct(&mut self, bodies: &mut [Body], iterations: u8, near: &mut [IsoRow]) {
         let mut vel = [[0; 8]; SLOTS];
         iso::fill_slots(&mut vel, bodies, &self.sides);
-        let n = self.len;
-        let rows = &mut self.iso_far[..n];
-        let near = if n <= ISO_DTCM_ROWS {
-            n
-        } else {
-            iso_dtcm_split(rows).unwrap_or(0)
-        };
+        let (n, near_len) = (self.len, self.near_len);
+        assert!(near_len <= near.len(), "solved with another DTCM buffer");
+        let near = &mut near[..near_len];
+        let far = &mut self.iso_far[near_len..n];
         let (kept, before) = (&mut self.kept[..n], &mut self.rows[..self.direct_from]);
-        solve_direct_near(rows, near, kept, before, &mut vel, iterations);
+        for r in near.iter().chain(far.iter()) {
+            r.warm_start(&mut vel);
+        }
+        kernel::sweep_split(near, far, &mut vel, iterations);
+        let solved = near.iter().chain(far.iter());
+        for (i, (k, r)) in kept.iter_mut().zip(solved).enumerate() {
+            k.lambda = match before.get_mut(i) {
+                Some(row) => {
+                    row.lambda = r.impulse(row);
+                    row.lambda
+                }
+                None => r.contact_impulse(),
+            };
+        }
         self.kept_len = Some(n);
         self.kept_rows = n;
         debug_assert!(vel[ZERO_SLOT as usize][..6] == [0; 6]);
@@ -747,37 +789,24 @@ impl<const R: usize> Rows<R> {
     }
 }
 
-/// Sweeps `rows`, the first `near` of them copied into a DTCM buffer on
-/// the stack, the rest where they are (main RAM), in order: warm starts,
-/// sweeps, then the impulses into `kept`, and into `before`, the rows
-/// pushed as [`Row`]s before the contacts. In a frame of its own.
+/// `rows` in the isotropic form in `buf` (with their identities in
+/// `kept`), as the solve would prepare them with `sides` and relaxation
+/// `omega`; false when one does not fit it or has no key.
 #[inline(never)]
-fn solve_direct_near(
-    rows: &mut [IsoRow],
-    near: usize,
+fn rows_to_iso(
+    rows: &[Row],
+    buf: &mut [IsoRow],
     kept: &mut [Remembered],
-    before: &mut [Row],
-    vel: &mut [iso::IsoSlot; SLOTS],
-    iterations: u8,
-) {
-    let mut local = [IsoRow::BLANK; ISO_DTCM_ROWS];
-    let (rows_near, far) = rows.split_at_mut(near);
-    let near = &mut local[..near];
-    near.copy_from_slice(rows_near);
-    for r in near.iter().chain(far.iter()) {
-        r.warm_start(vel);
+    sides: &prep::Sides,
+    omega: Fx1,
+) -> bool {
+    for ((r, p), k) in rows.iter().zip(buf.iter_mut()).zip(kept.iter_mut()) {
+        if r.key == 0 || !p.set(r, sides, kernel::to_q20(r.lambda), omega) {
+            return false;
+        }
+        *k = Remembered::of(r);
     }
-    kernel::sweep_split(near, far, vel, iterations);
-    let solved = near.iter().chain(far.iter());
-    for (i, (k, r)) in kept.iter_mut().zip(solved).enumerate() {
-        k.lambda = match before.get_mut(i) {
-            Some(row) => {
-                row.lambda = r.impulse(row);
-                row.lambda
-            }
-            None => r.contact_impulse(),
-        };
-    }
+    true
 }
 
 /// A solved velocity scratch slot back into a body the solver moves.
@@ -989,13 +1018,6 @@ fn write_back<F: Form>(rows: &mut [Row], buf: &[F], kept: &mut [Remembered]) -> 
 /// on the same side), or `None` when there is none in its upper half.
 fn dtcm_split(rows: &[Row], cap: usize) -> Option<usize> {
     dtcm_split_by(rows.len(), cap, |i| (rows[i].friction_of, rows[i].normals))
-}
-
-/// [`dtcm_split`] of isotropic rows into a buffer of [`ISO_DTCM_ROWS`].
-/// Out of line and out of ITCM: only a pile's biggest steps need it.
-#[inline(never)]
-fn iso_dtcm_split(rows: &[IsoRow]) -> Option<usize> {
-    dtcm_split_by(rows.len(), ISO_DTCM_ROWS, |i| rows[i].link())
 }
 
 /// [`dtcm_split`] of `n` rows, `link(i)` row `i`'s first normal row (or

@@ -16,9 +16,10 @@ use crate::verlet::Fnv1a;
 
 use super::body::Body;
 use super::broad::Bounds;
-use super::contact::{box_box, box_plane, ContactSettings, Plane};
+use super::contact::{box_box_near, box_plane_near, ContactSettings, Plane};
 use super::grab::Grab;
 use super::integrate::{apply_gravity, damp, integrate};
+use super::iso::{IsoRow, ISO_DTCM_ROWS};
 use super::joint::Joint;
 use super::joint_gap::close_joint_gaps;
 use super::motor::push_motor_rows_at;
@@ -269,10 +270,7 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
         self.begin_step();
         self.push_joint_rows();
         mark(Phase::Joints);
-        self.push_contact_rows();
-        mark(Phase::Contacts);
-        self.solve();
-        mark(Phase::Solve);
+        self.contacts_and_solve(mark);
         self.integrate();
         mark(Phase::Integrate);
     }
@@ -324,8 +322,15 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
 
     /// Phase 3: contacts with the ground and between boxes of different
     /// groups (or group 0) that share no joint.
-    #[inline(never)]
     pub fn push_contact_rows(&mut self) {
+        self.push_contact_rows_near(&mut []);
+    }
+
+    /// [`World::push_contact_rows`] with the DTCM buffer `near` for the
+    /// first rows in solver form ([`Rows::begin_contacts`]): the solve
+    /// takes the same buffer ([`World::solve_near`]).
+    #[inline(never)]
+    pub fn push_contact_rows_near(&mut self, near: &mut [IsoRow]) {
         if self.settings.sleep {
             let margin = self.settings.contact.margin;
             wake_neighbours(&mut self.bodies[..self.n_bodies], margin);
@@ -343,13 +348,13 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
         for (p, b) in passive.iter_mut().zip(bodies) {
             *p = b.is_static() || b.is_asleep();
         }
-        self.rows.begin_contacts(bodies);
-        let mut count = self.push_pairs(&bounds, &passive);
+        self.rows.begin_contacts(bodies, near);
+        let mut count = self.push_pairs(near, &bounds, &passive);
         if self.rows.misfit() {
             // A row the solver form does not take (rare: a huge lever or
             // inverse moment): the whole step's contacts again, as rows.
             self.rows.restart_as_rows();
-            count = self.push_pairs(&bounds, &passive);
+            count = self.push_pairs(near, &bounds, &passive);
         }
         self.contacts = count.min(u16::MAX as usize) as u16;
     }
@@ -358,7 +363,12 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
     /// every overlapping pair with an awake body. Returns the contacts.
     /// Out of line: called again only after a misfit.
     #[inline(never)]
-    fn push_pairs(&mut self, bounds: &[Bounds; B], passive: &[bool; B]) -> usize {
+    fn push_pairs(
+        &mut self,
+        near: &mut [IsoRow],
+        bounds: &[Bounds; B],
+        passive: &[bool; B],
+    ) -> usize {
         let bodies = &self.bodies[..self.n_bodies];
         let s = &self.settings.contact;
         let mut count = 0;
@@ -368,7 +378,7 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
                 continue;
             }
             if let Some(ground) = &self.settings.ground {
-                count += box_plane(&mut self.rows, bodies, i as u8, ground, s);
+                count += box_plane_near(&mut self.rows, near, bodies, i as u8, ground, s);
             }
             for j in 0..self.n_bodies {
                 if j == i || (j < i && !passive[j]) || !bounds[i].overlap(&bounds[j]) {
@@ -377,7 +387,7 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
                 if self.exempt(i, j) {
                     continue;
                 }
-                count += box_box(&mut self.rows, bodies, i as u8, j as u8, s);
+                count += box_box_near(&mut self.rows, near, bodies, i as u8, j as u8, s);
             }
         }
         count
@@ -398,12 +408,51 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
     /// Phase 4: the solver.
     #[inline(never)]
     pub fn solve(&mut self) {
+        self.solve_near(&mut []);
+    }
+
+    /// [`World::solve`] of contact rows built with the DTCM buffer `near`
+    /// ([`World::push_contact_rows_near`]; the same buffer).
+    pub fn solve_near(&mut self, near: &mut [IsoRow]) {
         let iterations = sweeps_within(
             self.settings.iterations,
             self.settings.update_budget,
             self.rows.len(),
         );
-        self.solve_sweeps(iterations);
+        self.rows
+            .solve_with(&mut self.bodies[..self.n_bodies], iterations, near);
+    }
+
+    /// Phases 3 and 4; `mark` is called after each. When every moving
+    /// body is isotropic (the box scenes), with a DTCM buffer (on the
+    /// stack, which is DTCM on the DS) for the first [`ISO_DTCM_ROWS`]
+    /// rows in solver form, built there and swept there. Other worlds
+    /// never take that form, and the general solve's own buffer would not
+    /// fit in DTCM beside this one.
+    #[inline(always)]
+    pub fn contacts_and_solve(&mut self, mark: &mut impl FnMut(Phase)) {
+        let cubes = self.bodies[..self.n_bodies]
+            .iter()
+            .all(|b| b.is_static() || b.isotropic);
+        if cubes {
+            self.contacts_and_solve_near(mark);
+        } else {
+            self.push_contact_rows();
+            mark(Phase::Contacts);
+            self.solve();
+            mark(Phase::Solve);
+        }
+    }
+
+    /// [`World::contacts_and_solve`] with the DTCM buffer, in a frame of
+    /// its own.
+    #[inline(never)]
+    fn contacts_and_solve_near(&mut self, mark: &mut impl FnMut(Phase)) {
+        let mut near = [IsoRow::BLANK; ISO_DTCM_ROWS];
+        self.push_contact_rows_near(&mut near);
+        mark(Phase::Contacts);
+        self.solve_near(&mut near);
+        mark(Phase::Solve);
     }
 
     /// Solves the rows with exactly `iterations` sweeps (no budget).

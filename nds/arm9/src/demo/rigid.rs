@@ -80,7 +80,16 @@ fn step_world<const B: usize, const J: usize, const R: usize>(
         w.begin_step();
         w.push_joint_rows();
     });
-    p.time(ph.contacts, |_| w.push_contact_rows());
-    p.time(ph.solve, |_| w.solve());
+    // Contacts and solve in one frame: the box scenes' rows are built in
+    // a DTCM buffer on its stack and swept there (World::contacts_and_solve).
+    p.begin(ph.contacts);
+    w.contacts_and_solve(&mut |phase| match phase {
+        Phase::Contacts => {
+            p.end(ph.contacts);
+            p.begin(ph.solve);
+        }
+        Phase::Solve => p.end(ph.solve),
+        _ => {}
+    });
     p.time(ph.integrate, |_| w.integrate());
 }
