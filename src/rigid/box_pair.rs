@@ -92,14 +92,17 @@ pub fn box_box<const R: usize>(
     j: u8,
     s: &ContactSettings,
 ) -> usize {
-    box_box_near(rows, &mut [], bodies, i, j, s)
+    let mut patch = Patch::new(0, 0, super::contact::GROUND_NORMAL, Fx1::ZERO);
+    box_box_near(rows, &mut [], &mut patch, bodies, i, j, s)
 }
 
-/// [`box_box`] with the DTCM buffer `near` ([`Rows::begin_contacts`]).
+/// [`box_box`] with the DTCM buffer `near` ([`Rows::begin_contacts`])
+/// and a scratch `patch`.
 #[inline(never)]
 pub fn box_box_near<const R: usize>(
     rows: &mut Rows<R>,
     near: &mut [IsoRow],
+    patch: &mut Patch,
     bodies: &[Body],
     i: u8,
     j: u8,
@@ -175,9 +178,9 @@ pub fn box_box_near<const R: usize>(
         half: q24h(hj),
     };
     let top_j = extent(bj, n).raise() + n.dot(bj.pos);
-    let mut patch = Patch::new(j, i, normal, mu);
+    patch.restart(j, i, normal, mu);
     patch.set_face(axis);
-    corners_inside(&view_i, &mut patch, 0, s, |p| (top_j - n.dot(p)).lower());
+    corners_inside(&view_i, patch, 0, s, |p| (top_j - n.dot(p)).lower());
     if patch.len() < 4 {
         // j's corners in i's frame (j's axis k in i's frame is row k of
         // `c`); a corner inside i has its depth above i's bottom along `n`.
@@ -188,7 +191,7 @@ pub fn box_box_near<const R: usize>(
             half: q24h(hi),
         };
         let bottom_i = n.dot(bi.pos) - extent(bi, n).raise();
-        corners_inside(&view_j, &mut patch, 8, s, |p| (n.dot(p) - bottom_i).lower());
+        corners_inside(&view_j, patch, 8, s, |p| (n.dot(p) - bottom_i).lower());
     }
     patch.finish_near(rows, near, bodies, s);
     patch.len()

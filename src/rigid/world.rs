@@ -16,7 +16,7 @@ use crate::verlet::Fnv1a;
 
 use super::body::Body;
 use super::broad::Bounds;
-use super::contact::{box_box_near, box_plane_near, ContactSettings, Plane};
+use super::contact::{box_box_near, box_plane_near, ContactSettings, Patch, Plane, GROUND_NORMAL};
 use super::grab::Grab;
 use super::integrate::{apply_gravity, damp, integrate};
 use super::iso::{IsoRow, ISO_DTCM_ROWS};
@@ -372,13 +372,15 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
         let bodies = &self.bodies[..self.n_bodies];
         let s = &self.settings.contact;
         let mut count = 0;
+        let mut patch = Patch::new(0, 0, GROUND_NORMAL, Fx1::ZERO);
         for i in 0..self.n_bodies {
             // Sleepers only meet awake bodies, from the awake side.
             if passive[i] {
                 continue;
             }
             if let Some(ground) = &self.settings.ground {
-                count += box_plane_near(&mut self.rows, near, bodies, i as u8, ground, s);
+                count +=
+                    box_plane_near(&mut self.rows, near, &mut patch, bodies, i as u8, ground, s);
             }
             for j in 0..self.n_bodies {
                 if j == i || (j < i && !passive[j]) || !bounds[i].overlap(&bounds[j]) {
@@ -387,7 +389,15 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
                 if self.exempt(i, j) {
                     continue;
                 }
-                count += box_box_near(&mut self.rows, near, bodies, i as u8, j as u8, s);
+                count += box_box_near(
+                    &mut self.rows,
+                    near,
+                    &mut patch,
+                    bodies,
+                    i as u8,
+                    j as u8,
+                    s,
+                );
             }
         }
         count
