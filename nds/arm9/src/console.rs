@@ -157,17 +157,30 @@ impl<const N: usize> Default for TextBuf<N> {
 }
 
 impl<const N: usize> core::fmt::Write for TextBuf<N> {
+    /// As much of `s` as fits, cut at a character boundary. One copy, not
+    /// a character at a time: the console's formatting was most of its
+    /// 0.9 ms a frame in DeSmuME (`make profile SCENE=c`).
     fn write_str(&mut self, s: &str) -> core::fmt::Result {
-        for ch in s.chars() {
-            let mut utf8 = [0u8; 4];
-            let encoded = ch.encode_utf8(&mut utf8).as_bytes();
-            if self.len + encoded.len() > N {
-                break;
-            }
-            self.buf[self.len..self.len + encoded.len()].copy_from_slice(encoded);
-            self.len += encoded.len();
+        let mut take = s.len().min(N - self.len);
+        while !s.is_char_boundary(take) {
+            take -= 1;
         }
+        self.buf[self.len..self.len + take].copy_from_slice(&s.as_bytes()[..take]);
+        self.len += take;
         Ok(())
+    }
+
+    /// One byte for ASCII (padding is written a character at a time).
+    fn write_char(&mut self, c: char) -> core::fmt::Result {
+        if c.is_ascii() {
+            if self.len < N {
+                self.buf[self.len] = c as u8;
+                self.len += 1;
+            }
+            Ok(())
+        } else {
+            self.write_str(c.encode_utf8(&mut [0; 4]))
+        }
     }
 }
 

@@ -24,6 +24,7 @@ macro_rules! tests {
 
 pub const ALL: &[Test] = tests![
     mem_routines_do_what_they_say,
+    text_buffer_cuts_whole_characters,
     divider_matches_host,
     sqrt_matches_host,
     timers_advance_and_carry,
@@ -205,6 +206,31 @@ const EDGES_64: [(i64, i64, i64); 6] = [
     (i64::MIN, 1, i64::MIN),
     (i64::MIN, 0, i64::MIN),
 ];
+
+/// The console's text buffer (`console::TextBuf`, one copy a piece since
+/// it was made fast): what fits is kept, a character that does not fit
+/// whole is dropped, padding is written, nothing is cut mid-sequence.
+fn text_buffer_cuts_whole_characters(_: &mut Mailbox) -> Outcome {
+    use crate::console::TextBuf;
+    let t = text!(8; "{:<6}|", "ab");
+    check!(t.as_str() == "ab    |", "padding: {:?}", t.as_str());
+    let t = text!(6; "{}{:>4}", "xyz", 12345);
+    check!(t.as_str() == "xyz123", "cut: {:?}", t.as_str());
+    // "é" is two bytes: at 5 of 6 it does not fit whole. A piece is cut
+    // there (a literal argument joins its format string: one piece) ...
+    let t = text!(6; "abcde{}f", "é");
+    check!(t.as_str() == "abcde", "char boundary: {:?}", t.as_str());
+    // ... and a later piece that fits is kept.
+    let t = text!(6; "abcde{}f", 'é');
+    check!(t.as_str() == "abcdef", "next piece: {:?}", t.as_str());
+    let mut b = TextBuf::<4>::new();
+    let _ = core::fmt::Write::write_char(&mut b, 'é');
+    let _ = core::fmt::Write::write_char(&mut b, 'z');
+    let _ = core::fmt::Write::write_char(&mut b, 'q');
+    let _ = core::fmt::Write::write_char(&mut b, 'w');
+    check!(b.as_str() == "ézq", "chars: {:?}", b.as_str());
+    ok(text!(48; "padding, cuts and characters kept whole"))
+}
 
 /// The ROM's word-aligned copy, clear and fill (`hw::mem`, load and store
 /// multiples in place of `compiler_builtins`' loops) against what they
