@@ -243,14 +243,17 @@ pub struct Rows<const R: usize> {
     /// the body moves. Below 1 it decays (`tests/rigid_powered.rs`).
     pub joint_warm_fraction: Fx1,
     rows: [Row; R],
-    prev: [Remembered; R],
-    /// This step's keyed impulses as the solve wrote them back, in order
-    /// (`Some(count)` while the rows are as the solve left them, checked
-    /// by `kept_rows`, the row count it solved, so that a push need not
-    /// say so): the next [`Rows::clear_holding`] takes them from here
-    /// instead of reading every 80-byte row again, two cache misses a row
-    /// in a woken pile (`make insn-count PCPROFILE=boxes`).
-    kept: [Remembered; R],
+    /// Two buffers of identities and impulses. `remembered[prev_at]`
+    /// (`prev`) is the last step's, for the warm starts. The other
+    /// (`kept`) is this step's keyed impulses as the solve wrote them
+    /// back, in order (`kept_len` is `Some(count)` while the rows are as
+    /// the solve left them, checked by `kept_rows`, the row count it
+    /// solved, so that a push need not say so): the next
+    /// [`Rows::clear_holding`] makes it `prev` by flipping `prev_at`,
+    /// instead of reading every 80-byte row again (two cache misses a row
+    /// in a woken pile) or copying it (`make insn-count PCPROFILE=boxes`).
+    remembered: [[Remembered; R]; 2],
+    prev_at: usize,
     /// `prev` by (bodies, key): open addressing, each slot 0 (empty) or
     /// an index into `prev` plus one. A linear search from the row's own
     /// position was quadratic once a woken pile changed the rows' order
@@ -289,9 +292,9 @@ impl<const R: usize> Rows<R> {
         Rows {
             rows: [Row::ZERO; R],
             len: 0,
-            prev: [Remembered::ZERO; R],
+            remembered: [[Remembered::ZERO; R]; 2],
+            prev_at: 0,
             prev_len: 0,
-            kept: [Remembered::ZERO; R],
             kept_len: None,
             kept_rows: 0,
             index: [0; INDEX_SLOTS],
@@ -326,13 +329,14 @@ impl<const R: usize> Rows<R> {
         for &h in &self.slot_of[..self.prev_len] {
             self.index[h as usize] = 0;
         }
+        let (prev, kept_buf) = halves(&mut self.remembered, self.prev_at);
         // The held joint entries go after this step's rows (this step's
         // take precedence for a key both have).
         let mut held = 0;
         if hold_joints {
             for k in 0..self.prev_len {
-                if self.prev[k].key & JOINT_KEY != 0 {
-                    self.prev[held] = self.prev[k];
+                if prev[k].key & JOINT_KEY != 0 {
+                    prev[held] = prev[k];
                     held += 1;
                 }
             }
@@ -347,35 +351,45 @@ impl<const R: usize> Rows<R> {
         };
         self.direct = false;
         self.misfit = false;
-        let fresh = if held == 0 {
-            R
-        } else {
-            let fresh = match kept {
-                Some(k) => k,
-                None => self.rows[..self.len].iter().filter(|r| r.key != 0).count(),
-            };
-            let fresh = fresh.min(R - held);
-            self.prev.copy_within(..held, fresh);
-            fresh
-        };
         let mut n = 0;
-        if let Some(k) = kept {
-            n = k.min(fresh);
-            self.prev[..n].copy_from_slice(&self.kept[..n]);
-        } else {
-            for r in self.rows[..self.len]
-                .iter()
-                .filter(|r| r.key != 0)
-                .take(fresh)
-            {
-                self.prev[n] = Remembered::of(r);
-                n += 1;
+        match kept {
+            // The common step: the kept impulses become the remembered
+            // ones where they are, with no copy.
+            Some(k) if held == 0 => {
+                n = k.min(R);
+                self.prev_at ^= 1;
+            }
+            _ => {
+                let fresh = if held == 0 {
+                    R
+                } else {
+                    let fresh = match kept {
+                        Some(k) => k,
+                        None => self.rows[..self.len].iter().filter(|r| r.key != 0).count(),
+                    };
+                    let fresh = fresh.min(R - held);
+                    prev.copy_within(..held, fresh);
+                    fresh
+                };
+                if let Some(k) = kept {
+                    n = k.min(fresh);
+                    prev[..n].copy_from_slice(&kept_buf[..n]);
+                } else {
+                    for r in self.rows[..self.len]
+                        .iter()
+                        .filter(|r| r.key != 0)
+                        .take(fresh)
+                    {
+                        prev[n] = Remembered::of(r);
+                        n += 1;
+                    }
+                }
+                n += held;
             }
         }
-        n += held;
         self.prev_len = n;
-        for k in 0..n {
-            let p = self.prev[k];
+        let prev = &self.remembered[self.prev_at];
+        for (k, p) in prev[..n].iter().enumerate() {
             let mut h = index_hash(p.a, p.b, p.key) & (Self::SLOTS - 1);
             while self.index[h] != 0 {
                 h = (h + 1) & (Self::SLOTS - 1);
@@ -454,7 +468,7 @@ impl<const R: usize> Rows<R> {
         let next = self.last_found as usize + 1;
         let contact = key & (JOINT_KEY | CONTACT_KEY) == CONTACT_KEY;
         if contact && next < self.prev_len {
-            let p = &self.prev[next];
+            let p = &self.remembered[self.prev_at][next];
             if p.key == key && p.a == a && p.b == b {
                 self.last_found = next as u16;
                 return self.scaled(p.lambda, key);
@@ -467,7 +481,7 @@ impl<const R: usize> Rows<R> {
             match self.index[h] {
                 0 => break None,
                 k => {
-                    let p = &self.prev[k as usize - 1];
+                    let p = &self.remembered[self.prev_at][k as usize - 1];
                     if p.key == key && p.a == a && p.b == b {
                         self.last_found = k - 1;
                         break Some(p);
@@ -537,7 +551,8 @@ impl<const R: usize> Rows<R> {
             &mut self.iso_far[..self.len]
         };
         let (sides, omega) = (&self.sides, self.relaxation);
-        if every && rows_to_iso(&self.rows[..self.len], buf, &mut self.kept, sides, omega) {
+        let kept = halves(&mut self.remembered, self.prev_at).1;
+        if every && rows_to_iso(&self.rows[..self.len], buf, kept, sides, omega) {
             self.direct = true;
             self.direct_from = self.len;
             self.direct_dropped = self.dropped;
@@ -639,7 +654,7 @@ impl<const R: usize> Rows<R> {
             self.misfit = true;
             return None;
         }
-        self.kept[index] = Remembered { a, b, key, lambda };
+        halves(&mut self.remembered, self.prev_at).1[index] = Remembered { a, b, key, lambda };
         self.len += 1;
         Some(index as u16)
     }
@@ -711,7 +726,7 @@ impl<const R: usize> Rows<R> {
             sides: &self.sides,
             fast,
         };
-        let kept = &mut self.kept;
+        let kept = halves(&mut self.remembered, self.prev_at).1;
         let far = &mut self.prepared;
         let kept_n =
             solve_sized::<Prepared, DTCM_ROWS>(rows, kept, far, b, &mut vel, iterations, omega)
@@ -737,7 +752,8 @@ impl<const R: usize> Rows<R> {
             sides: &self.sides,
             fast: true,
         };
-        let (kept, far, omega) = (&mut self.kept, &mut self.iso_far, self.relaxation);
+        let kept = halves(&mut self.remembered, self.prev_at).1;
+        let (far, omega) = (&mut self.iso_far, self.relaxation);
         let Some(kept_n) =
             solve_sized::<IsoRow, ISO_DTCM_ROWS>(rows, kept, far, b, &mut vel, iterations, omega)
         else {
@@ -765,7 +781,8 @@ impl<const R: usize> Rows<R> {
         assert!(near_len <= near.len(), "solved with another DTCM buffer");
         let near = &mut near[..near_len];
         let far = &mut self.iso_far[near_len..n];
-        let (kept, before) = (&mut self.kept[..n], &mut self.rows[..self.direct_from]);
+        let kept = &mut halves(&mut self.remembered, self.prev_at).1[..n];
+        let before = &mut self.rows[..self.direct_from];
         for r in near.iter().chain(far.iter()) {
             r.warm_start(&mut vel);
         }
@@ -786,6 +803,21 @@ impl<const R: usize> Rows<R> {
         for (b, v) in bodies.iter_mut().zip(&vel) {
             store_velocity(b, &[v[0], v[1], v[2], v[3], v[4], v[5]]);
         }
+    }
+}
+
+/// The `prev` and `kept` buffers of `remembered` ([`Rows`]), `prev` at
+/// `prev_at`.
+#[inline(always)]
+fn halves<const R: usize>(
+    remembered: &mut [[Remembered; R]; 2],
+    prev_at: usize,
+) -> (&mut [Remembered; R], &mut [Remembered; R]) {
+    let [a, b] = remembered;
+    if prev_at == 0 {
+        (a, b)
+    } else {
+        (b, a)
     }
 }
 
