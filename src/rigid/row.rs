@@ -1049,23 +1049,15 @@ fn write_back<F: Form>(rows: &mut [Row], buf: &[F], kept: &mut [Remembered]) -> 
 /// contact patch straddles (a friction row and the normal rows it names
 /// on the same side), or `None` when there is none in its upper half.
 fn dtcm_split(rows: &[Row], cap: usize) -> Option<usize> {
-    dtcm_split_by(rows.len(), cap, |i| (rows[i].friction_of, rows[i].normals))
-}
-
-/// [`dtcm_split`] of `n` rows, `link(i)` row `i`'s first normal row (or
-/// [`NO_NORMAL`]) and their count.
-#[inline(always)]
-fn dtcm_split_by(n: usize, cap: usize, link: impl Fn(usize) -> (u16, u8)) -> Option<usize> {
     // straddled[s]: some patch has rows on both sides of a cut at s.
     let mut straddled = [false; ISO_DTCM_ROWS + 1];
     let cap = cap.min(straddled.len() - 1);
-    for i in 0..n {
-        let (friction_of, normals) = link(i);
-        if friction_of == NO_NORMAL {
+    for (i, r) in rows.iter().enumerate() {
+        if r.friction_of == NO_NORMAL {
             continue;
         }
-        let first = friction_of as usize;
-        let last = first + normals.max(1) as usize - 1;
+        let first = r.friction_of as usize;
+        let last = first + r.normals.max(1) as usize - 1;
         let (lo, hi) = (i.min(first), i.max(last));
         for s in straddled.iter_mut().take(hi.min(cap) + 1).skip(lo + 1) {
             *s = true;
