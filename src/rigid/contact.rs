@@ -545,7 +545,7 @@ impl Patch {
 /// raw, [`lever_of`]; zero for the static world).
 type Levers = [[i32; 3]; 2];
 
-/// A contact row as [`Rows::push_contact`] builds it in solver form: its
+/// A contact row as `Rows::push_contact` builds it in solver form: its
 /// Jacobian (`lin`, `ang_a`, `ang_b`, FX1 raw), target (FX2 raw), key,
 /// and for a friction row its first normal row, their count and `mu`.
 pub struct ContactRow {

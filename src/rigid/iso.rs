@@ -395,22 +395,18 @@ pub fn side_limit(im: i32, d: i32, widest: u32) -> i32 {
     }
 }
 
-/// The isotropic form's slots, into `out`: `bodies`' velocities (Q24,
-/// saturated, as [`super::row::Rows::solve`] takes them) with their
-/// masses from `sides` (zero for bodies the solver does not move, and
-/// for the slots beyond the bodies). Out of line, one slot per turn: one
-/// copy for both isotropic solves, and returned by value it unrolled
-/// into 2.5 KB of stores (the rigid ITCM overlay has no room for it).
+/// The isotropic form's slots, into `out` (zeroed by the caller, and left
+/// zero beyond the bodies, the zero slot among them): `bodies`'
+/// velocities (Q24, saturated, as [`super::row::Rows::solve`] takes
+/// them) with their masses from `sides` (zero for bodies the solver does
+/// not move). Out of line, one body per turn: one copy for both
+/// isotropic solves, and returned by value it unrolled into 2.5 KB of
+/// stores (the rigid ITCM overlay has no room for it).
 #[inline(never)]
 pub fn fill_slots(out: &mut [IsoSlot; SLOTS], bodies: &[super::Body], sides: &Sides) {
-    for (i, o) in out.iter_mut().enumerate() {
-        *o = match bodies.get(i) {
-            Some(b) => {
-                let [x, y, z, p, q, r] = velocity_of(b);
-                let (im, d) = sides[i].isotropic().unwrap_or((0, 0));
-                [x, y, z, p, q, r, im, d]
-            }
-            None => [0; 8],
-        };
+    for ((o, b), s) in out[..ZERO_SLOT as usize].iter_mut().zip(bodies).zip(sides) {
+        let [x, y, z, p, q, r] = velocity_of(b);
+        let (im, d) = s.isotropic().unwrap_or((0, 0));
+        *o = [x, y, z, p, q, r, im, d];
     }
 }
