@@ -193,7 +193,7 @@ pub fn box_box_near<const R: usize>(
         let bottom_i = n.dot(bi.pos) - extent(bi, n).raise();
         corners_inside(&view_j, patch, 8, s, |p| (n.dot(p) - bottom_i).lower());
     }
-    patch.finish_near(rows, near, bodies, s);
+    patch.finish(rows, near, bodies, s);
     patch.len()
 }
 

@@ -364,16 +364,10 @@ impl Patch {
     }
 
     /// Pushes the patch's rows: straight in solver form when the list
-    /// takes them so ([`Rows::begin_contacts`]), else as [`Row`]s.
+    /// takes them so ([`Rows::begin_contacts`]; into the DTCM buffer
+    /// `near` while it has room), else as [`Row`]s.
     #[inline(always)]
-    pub fn finish<const R: usize>(&self, rows: &mut Rows<R>, bodies: &[Body], s: &ContactSettings) {
-        self.finish_near(rows, &mut [], bodies, s);
-    }
-
-    /// [`Patch::finish`] with the DTCM buffer `near` for rows in solver
-    /// form ([`Rows::begin_contacts`]).
-    #[inline(always)]
-    pub fn finish_near<const R: usize>(
+    pub fn finish<const R: usize>(
         &self,
         rows: &mut Rows<R>,
         near: &mut [IsoRow],
@@ -697,7 +691,7 @@ pub fn box_plane_near<const R: usize>(
             patch.add(p, depth, k as u16);
         }
     }
-    patch.finish_near(rows, near, bodies, s);
+    patch.finish(rows, near, bodies, s);
     patch.len()
 }
 

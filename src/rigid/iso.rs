@@ -35,8 +35,9 @@ use crate::fx::power::saturate_i32;
 use crate::fx::{Fx1, Fx2};
 
 use super::kernel::{
-    bounds_of, dot3, effective_mass, friction_mu, impulse_change, impulse_of, slot, update_bounds,
-    velocity_of, SweptRow, LAMBDA_FRAC, LAMBDA_MAX, NO_NORMAL, SLOTS, ZERO_SLOT,
+    bounds_of, contact_bounds, dot3, effective_mass, friction_bounds, impulse_change, impulse_of,
+    impulse_within, slot, update_bounds, velocity_of, SweptRow, LAMBDA_MAX, NO_NORMAL, SLOTS,
+    ZERO_SLOT,
 };
 use super::prep::{side_of, Side, Sides};
 use super::row::{Row, UNBOUNDED};
@@ -127,10 +128,13 @@ impl IsoRow {
         let pair = [side_of(sides, row.a), side_of(sides, row.b)];
         let jacobian = [row.lin.raw(), row.ang_a.raw(), row.ang_b.raw()];
         self.set_jacobian(&jacobian, (row.a, row.b), &pair, omega)?;
-        self.target = saturate_i32(row.target.raw());
-        self.normal = row.friction_of;
-        self.normals = row.normals.max(1);
-        (self.lo, self.hi, self.lambda) = bounds_of(row, lambda);
+        let bounds = bounds_of(row, lambda);
+        self.set_rest(
+            row.target.raw(),
+            row.friction_of,
+            row.normals.max(1),
+            bounds,
+        );
         Some(())
     }
 
@@ -157,22 +161,23 @@ impl IsoRow {
         if self.set_jacobian(jacobian, pair, sides, omega).is_none() {
             return false;
         }
-        self.target = saturate_i32(target);
-        match link {
-            None => {
-                self.normal = NO_NORMAL;
-                self.normals = 1;
-                (self.lo, self.hi) = (0, LAMBDA_MAX);
-                self.lambda = lambda.clamp(0, LAMBDA_MAX);
-            }
-            Some((first, count, mu)) => {
-                self.normal = first;
-                self.normals = count.max(1);
-                (self.lo, self.hi) = (friction_mu(mu), 0);
-                self.lambda = lambda.clamp(-LAMBDA_MAX, LAMBDA_MAX);
-            }
-        }
+        let (first, count, bounds) = match link {
+            None => (NO_NORMAL, 1, contact_bounds(lambda)),
+            Some((first, count, mu)) => (first, count.max(1), friction_bounds(mu, lambda)),
+        };
+        self.set_rest(target, first, count, bounds);
         true
+    }
+
+    /// What follows `J`: the target (FX2 raw), the normal rows of a
+    /// friction row (`first`, as [`Row::friction_of`], and `count`, at
+    /// least 1) and the bounds with the warm start ([`bounds_of`]).
+    #[inline(always)]
+    fn set_rest(&mut self, target: i64, first: u16, count: u8, bounds: (i32, i32, i32)) {
+        self.target = saturate_i32(target);
+        self.normal = first;
+        self.normals = count;
+        (self.lo, self.hi, self.lambda) = bounds;
     }
 
     /// `J` and what follows from it and the bodies: slots, flags, the
@@ -221,14 +226,12 @@ impl IsoRow {
 
     /// The impulse of a contact row built by [`IsoRow::set_contact`] as
     /// an FX2 value: [`IsoRow::impulse`] of the row it stands for (a
-    /// normal row at its upper bound reports [`UNBOUNDED`]).
+    /// normal row's own bounds are `0..UNBOUNDED`).
     #[inline(always)]
     pub(super) fn contact_impulse(&self) -> Fx2 {
-        if self.normal == NO_NORMAL && self.lambda == self.hi {
-            UNBOUNDED
-        } else {
-            Fx2::from_raw((self.lambda as i64) << (24 - LAMBDA_FRAC))
-        }
+        let friction = self.normal != NO_NORMAL;
+        let own = (Fx2::ZERO, UNBOUNDED);
+        impulse_within(friction, self.lambda, (self.lo, self.hi), own)
     }
 
     /// The impulse as an FX2 value ([`super::kernel::Prepared::impulse`]).

@@ -391,24 +391,30 @@ pub(super) fn effective_mass(k: i64, omega: Fx1) -> i32 {
 pub(super) fn bounds_of(row: &Row, lambda: i32) -> (i32, i32, i32) {
     if row.friction_of == NO_NORMAL {
         if row.lo == Fx2::ZERO && row.hi == UNBOUNDED {
-            return (0, LAMBDA_MAX, lambda.clamp(0, LAMBDA_MAX));
+            return contact_bounds(lambda);
         }
         let (lo, hi) = (to_q20(row.lo), to_q20(row.hi));
         (lo, hi, lambda.clamp(lo, hi))
     } else {
-        (
-            friction_mu(row.mu),
-            0,
-            lambda.clamp(-LAMBDA_MAX, LAMBDA_MAX),
-        )
+        friction_bounds(row.mu, lambda)
     }
 }
 
-/// A friction row's `mu` as the solver keeps it in `lo` (Q12, within
-/// `0..=8`: the bound [`update_bounds`]' product is sized by).
+/// [`bounds_of`] a contact's normal row (`0..UNBOUNDED`).
 #[inline(always)]
-pub(super) fn friction_mu(mu: Fx1) -> i32 {
-    mu.raw().clamp(0, 8 << 12)
+pub(super) fn contact_bounds(lambda: i32) -> (i32, i32, i32) {
+    (0, LAMBDA_MAX, lambda.clamp(0, LAMBDA_MAX))
+}
+
+/// [`bounds_of`] a friction row of coefficient `mu`, kept in `lo` (Q12,
+/// within `0..=8`: the bound [`update_bounds`]' product is sized by).
+#[inline(always)]
+pub(super) fn friction_bounds(mu: Fx1, lambda: i32) -> (i32, i32, i32) {
+    (
+        mu.raw().clamp(0, 8 << 12),
+        0,
+        lambda.clamp(-LAMBDA_MAX, LAMBDA_MAX),
+    )
 }
 
 /// The impulse `lambda` (Q20) of `row` as an FX2 value: a row held at
@@ -416,12 +422,26 @@ pub(super) fn friction_mu(mu: Fx1) -> i32 {
 /// that a caller comparing with `Row::hi` sees it.
 #[inline(always)]
 pub(super) fn impulse_of(row: &Row, lambda: i32, lo: i32, hi: i32) -> Fx2 {
-    if row.friction_of == NO_NORMAL {
+    let friction = row.friction_of != NO_NORMAL;
+    impulse_within(friction, lambda, (lo, hi), (row.lo, row.hi))
+}
+
+/// [`impulse_of`] a row given by whether it is a friction row and its
+/// own bounds `(row_lo, row_hi)` (FX2), which it reports when `lambda`
+/// is at `lo` or `hi`.
+#[inline(always)]
+pub(super) fn impulse_within(
+    friction: bool,
+    lambda: i32,
+    (lo, hi): (i32, i32),
+    (row_lo, row_hi): (Fx2, Fx2),
+) -> Fx2 {
+    if !friction {
         if lambda == hi {
-            return row.hi;
+            return row_hi;
         }
         if lambda == lo {
-            return row.lo;
+            return row_lo;
         }
     }
     Fx2::from_raw((lambda as i64) << (24 - LAMBDA_FRAC))

@@ -542,6 +542,14 @@ impl<const R: usize> Rows<R> {
         self.direct = false;
         self.misfit = false;
         let bodies = &bodies[..bodies.len().min(MAX_BODIES)];
+        // A moving body with unequal moments (the characters') rules the
+        // form out: the solve finds its sides itself, once.
+        if bodies
+            .iter()
+            .any(|b| !(b.is_static() || b.is_asleep() || b.isotropic))
+        {
+            return;
+        }
         let (len, _, every) = prep::fill_sides(&mut self.sides, self.sides_len, bodies);
         self.sides_len = len;
         self.near_open = self.len <= near.len();
@@ -573,19 +581,19 @@ impl<const R: usize> Rows<R> {
 
     /// True while contact rows go straight into solver form.
     #[inline(always)]
-    pub fn direct(&self) -> bool {
+    pub(super) fn direct(&self) -> bool {
         self.direct
     }
 
     /// True when a contact row did not fit solver form: the caller drops
     /// this step's contact rows ([`Rows::restart_as_rows`]) and pushes
     /// them again.
-    pub fn misfit(&self) -> bool {
+    pub(super) fn misfit(&self) -> bool {
         self.misfit
     }
 
     /// Drops the rows built in solver form; the next are [`Row`]s.
-    pub fn restart_as_rows(&mut self) {
+    pub(super) fn restart_as_rows(&mut self) {
         self.near_open = false;
         self.len = self.direct_from;
         self.dropped = self.direct_dropped;
@@ -595,40 +603,17 @@ impl<const R: usize> Rows<R> {
     }
 
     /// Pushes contact row `row` between bodies `pair` straight in solver
-    /// form ([`IsoRow::set_contact`]); its index, or `None` ([`Rows::push_iso`]).
-    /// One copy, out of line, for every kind of contact row.
+    /// form (`IsoRow::set_contact`), into `near` while the DTCM buffer is
+    /// open ([`Rows::reserve_near`]), else into main RAM. Returns its
+    /// index, or `None` when the list is full (counted) or the row does
+    /// not fit the form ([`Rows::misfit`]). One copy, out of line, for
+    /// every kind of contact row.
     #[inline(never)]
     pub(super) fn push_contact(
         &mut self,
         near: &mut [IsoRow],
-        pair: (u8, u8),
-        row: &ContactRow,
-    ) -> Option<u16> {
-        self.push_iso(near, pair, row.key, |out, sides, lambda, omega| {
-            let sides = [prep::side_of(sides, pair.0), prep::side_of(sides, pair.1)];
-            out.set_contact(
-                &row.jacobian,
-                pair,
-                &sides,
-                omega,
-                row.target,
-                row.link,
-                lambda,
-            )
-        })
-    }
-
-    /// Pushes a contact row straight in solver form: `build` sets it from
-    /// the bodies' sides, the warm start (Q20) and the relaxation, and
-    /// says whether it fits. Returns its index, or `None` when the list
-    /// is full (counted) or the row does not fit ([`Rows::misfit`]).
-    #[inline(always)]
-    pub(super) fn push_iso(
-        &mut self,
-        near: &mut [IsoRow],
         (a, b): (u8, u8),
-        key: u16,
-        build: impl FnOnce(&mut IsoRow, &prep::Sides, i32, Fx1) -> bool,
+        row: &ContactRow,
     ) -> Option<u16> {
         if self.misfit {
             return None;
@@ -638,7 +623,7 @@ impl<const R: usize> Rows<R> {
             return None;
         }
         let index = self.len;
-        let lambda = self.remembered_of(a, b, key);
+        let lambda = self.remembered_of(a, b, row.key);
         let omega = self.relaxation;
         let out = match near.get_mut(index) {
             Some(slot) if self.near_open => {
@@ -650,16 +635,26 @@ impl<const R: usize> Rows<R> {
                 &mut self.iso_far[index]
             }
         };
-        if !build(out, &self.sides, kernel::to_q20(lambda), omega) {
+        let sides = [prep::side_of(&self.sides, a), prep::side_of(&self.sides, b)];
+        let q20 = kernel::to_q20(lambda);
+        if !out.set_contact(
+            &row.jacobian,
+            (a, b),
+            &sides,
+            omega,
+            row.target,
+            row.link,
+            q20,
+        ) {
             self.misfit = true;
             return None;
         }
+        let key = row.key;
         halves(&mut self.remembered, self.prev_at).1[index] = Remembered { a, b, key, lambda };
         self.len += 1;
         Some(index as u16)
     }
 
-    /// Mutable access (e.g. to warm-start impulses).
     /// The rows of [`Rows::as_slice`], mutable.
     pub fn as_mut_slice(&mut self) -> &mut [Row] {
         // Rows changed after the solve: the next clear reads them.
@@ -761,15 +756,10 @@ impl<const R: usize> Rows<R> {
         };
         self.kept_len = Some(kept_n);
         self.kept_rows = self.len;
-        debug_assert!(vel[ZERO_SLOT as usize][..6] == [0; 6]);
-        for (b, v) in bodies.iter_mut().zip(&vel) {
-            store_velocity(b, &[v[0], v[1], v[2], v[3], v[4], v[5]]);
-        }
+        store_iso_velocities(bodies, &vel);
         true
     }
-}
 
-impl<const R: usize> Rows<R> {
     /// [`Rows::solve`] of rows built straight into the isotropic form (in
     /// `iso_far`, their sides from [`Rows::begin_contacts`]): the same
     /// sweeps, and their impulses into `kept` for the next warm start.
@@ -799,10 +789,7 @@ impl<const R: usize> Rows<R> {
         }
         self.kept_len = Some(n);
         self.kept_rows = n;
-        debug_assert!(vel[ZERO_SLOT as usize][..6] == [0; 6]);
-        for (b, v) in bodies.iter_mut().zip(&vel) {
-            store_velocity(b, &[v[0], v[1], v[2], v[3], v[4], v[5]]);
-        }
+        store_iso_velocities(bodies, &vel);
     }
 }
 
@@ -839,6 +826,15 @@ fn rows_to_iso(
         *k = Remembered::of(r);
     }
     true
+}
+
+/// The isotropic form's solved slots back into `bodies`.
+#[inline(always)]
+fn store_iso_velocities(bodies: &mut [Body], vel: &[iso::IsoSlot; SLOTS]) {
+    debug_assert!(vel[ZERO_SLOT as usize][..6] == [0; 6]);
+    for (b, v) in bodies.iter_mut().zip(vel) {
+        store_velocity(b, &[v[0], v[1], v[2], v[3], v[4], v[5]]);
+    }
 }
 
 /// A solved velocity scratch slot back into a body the solver moves.
