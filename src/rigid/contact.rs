@@ -17,7 +17,7 @@ use crate::fx::{Fx1, Fx2, Fx3, Vec3};
 
 use super::body::{Body, STATIC};
 use super::div_dt;
-use super::iso::IsoRow;
+use super::iso::{IsoPair, IsoRow};
 use super::joint::perpendicular_basis;
 use super::row::{Row, Rows, NO_NORMAL, UNBOUNDED};
 
@@ -437,6 +437,9 @@ impl Patch {
             3 * points.len()
         };
         rows.reserve_near(count, near.len());
+        let Some(pair) = rows.iso_pair(self.pair) else {
+            return;
+        };
         let (a, b) = self.pair;
         let centre = |i: u8| (i != STATIC).then(|| bodies[i as usize].pos);
         let (ca, cb) = (centre(a), centre(b));
@@ -453,12 +456,12 @@ impl Patch {
         if !shared {
             // As `finish_rows`: both normals, then each point's friction.
             let first = rows.len() as u16;
-            self.push_iso_normals(rows, near, at, s);
+            self.push_iso_normals(rows, near, &pair, at, s);
             for ((k, c), lever) in (first..).zip(points).zip(at) {
                 for (bit, t) in tangents {
                     let key = contact_key(c.feature) | bit;
                     let row = ContactRow::linear(lever, t, 0, key, Some((k, 1, self.mu)));
-                    rows.push_contact(near, self.pair, &row);
+                    rows.push_contact(near, &pair, &row);
                 }
             }
             return;
@@ -470,7 +473,7 @@ impl Patch {
         let lever = levers(points[0].point + offset.raise());
         for (bit, t) in tangents {
             let row = ContactRow::linear(&lever, t, 0, key | bit, Some((first, count, self.mu)));
-            rows.push_contact(near, self.pair, &row);
+            rows.push_contact(near, &pair, &row);
         }
         let axis = self.normal.n.raw();
         let twist = ContactRow {
@@ -479,8 +482,8 @@ impl Patch {
             key: key | 3,
             link: Some((first, count, self.mu.mul_lower(r))),
         };
-        rows.push_contact(near, self.pair, &twist);
-        self.push_iso_normals(rows, near, at, s);
+        rows.push_contact(near, &pair, &twist);
+        self.push_iso_normals(rows, near, &pair, at, s);
     }
 
     /// The normal row of each point, in order, at its levers `at`.
@@ -489,6 +492,7 @@ impl Patch {
         &self,
         rows: &mut Rows<R>,
         near: &mut [IsoRow],
+        pair: &IsoPair,
         at: &[Levers],
         s: &ContactSettings,
     ) {
@@ -496,7 +500,7 @@ impl Patch {
             let target = normal_target(c.depth, s).raw();
             let row =
                 ContactRow::linear(lever, &self.normal.n, target, contact_key(c.feature), None);
-            rows.push_contact(near, self.pair, &row);
+            rows.push_contact(near, pair, &row);
         }
     }
 

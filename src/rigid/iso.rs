@@ -139,34 +139,48 @@ impl IsoRow {
     }
 
     /// A contact row built in place, straight from its Jacobian (`lin`,
-    /// `ang_a`, `ang_b`, FX1 raw) between bodies `pair` with sides
-    /// `sides`, as [`IsoRow::set`] would set it from the [`Row`] that
-    /// [`super::contact`] pushes: a normal row (`link` `None`, bounds
-    /// `0..UNBOUNDED`) or a friction row (`Some((first, count, mu))`).
-    /// `target` is FX2 raw, `lambda` the warm start (Q20). False when the
-    /// row does not fit this form. Bit for bit what the `Row` would give
-    /// (`tests/rigid_direct.rs`).
-    #[allow(clippy::too_many_arguments)]
+    /// `ang_a`, `ang_b`, FX1 raw) between the bodies of `pair` (their
+    /// sides found once a patch, [`IsoPair::of`]), as [`IsoRow::set`]
+    /// would set it from the [`Row`] that [`super::contact`] pushes: a
+    /// normal row (`link` `None`, bounds `0..UNBOUNDED`) or a friction row
+    /// (`Some((first, count, mu))`). Bit for bit the same row, with each
+    /// side's mass terms hoisted out of the row and its checks folded
+    /// into the sums it needs anyway (`tests/rigid_direct.rs`,
+    /// `pair_rows_equal_rows_from_row` below). `target` FX2 raw, `lambda`
+    /// the warm start (Q20). `None` when the row does not fit this form.
     #[inline(always)]
-    pub(super) fn set_contact(
+    pub(super) fn set_pair_row(
         &mut self,
-        jacobian: &[[i32; 3]; 3],
-        pair: (u8, u8),
-        sides: &[Side; 2],
-        omega: Fx1,
+        pair: &IsoPair,
+        [l, aa, ab]: &[[i32; 3]; 3],
         target: i64,
         link: Option<(u16, u8, Fx1)>,
         lambda: i32,
-    ) -> bool {
-        if self.set_jacobian(jacobian, pair, sides, omega).is_none() {
-            return false;
+    ) -> Option<()> {
+        // `lin` within a unit (|c| <= 2^12), as `set_jacobian` checks it.
+        if l.iter().any(|&c| c.unsigned_abs() > 1 << 12) {
+            return None;
         }
+        // At most 3 * 2^24.
+        let lin2 = (l[0] * l[0] + l[1] * l[1] + l[2] * l[2]) as u32;
+        let (ka, la) = pair.sides[0].terms(aa, lin2)?;
+        let (kb, lb) = pair.sides[1].terms(ab, lin2)?;
+        let k = ka + kb;
+        let d_max = la.min(lb);
+        self.slot = pair.slot;
+        self.flags = pair.flags;
+        for (dst, src) in self.j.iter_mut().zip(l.iter().chain(aa).chain(ab)) {
+            *dst = *src as i16;
+        }
+        self.d_max = d_max;
+        // Below 2^48 (`side_terms`): an i64.
+        self.m_eff = effective_mass(k as i64, pair.omega);
         let (first, count, bounds) = match link {
             None => (NO_NORMAL, 1, contact_bounds(lambda)),
             Some((first, count, mu)) => (first, count.max(1), friction_bounds(mu, lambda)),
         };
         self.set_rest(target, first, count, bounds);
-        true
+        Some(())
     }
 
     /// What follows `J`: the target (FX2 raw), the normal rows of a
@@ -348,6 +362,114 @@ fn add_side(v: &mut IsoSlot, j: &[i16; 9], at: usize, linear: i32, delta: i32) {
     }
 }
 
+/// One side of an [`IsoPair`]: its masses (Q12 raw, magnitudes) and the
+/// parts of [`side_limit`]'s exponent that depend on them alone.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct PairSide {
+    /// False for a body the solver does not move (no terms, no slot).
+    present: bool,
+    im: u32,
+    d: u32,
+    /// `39 - bits(im)`: the exponent of a side with no angular part.
+    e_lin: u32,
+    /// `min(39 - bits(im), 43 - bits(d))`.
+    e_ang: u32,
+    /// `51 - bits(d)`, less `bits(widest)` a row.
+    e_wide: u32,
+}
+
+impl PairSide {
+    /// This side's share of `J M^-1 J^T` (Q36) and its update bound (Q20)
+    /// for a row with angular part `ang` (FX1 raw) and `|lin|^2 = lin2`
+    /// ([`side_terms`] and [`side_limit`], with the masses' bit lengths
+    /// found once); `(0, LAMBDA_MAX)` for an absent side. `None` when
+    /// `ang` does not fit an `i16` or `d ang` 32 bits (absent sides are
+    /// checked too, as `IsoRow::set_jacobian` checks every component).
+    #[inline(always)]
+    fn terms(&self, ang: &[i32; 3], lin2: u32) -> Option<(u64, i32)> {
+        let m = ang.map(|c| c.unsigned_abs());
+        // The OR of the magnitudes has the largest one's bit length:
+        // every component within `i16` (|c| <= 2^15 - 1) when it is below
+        // 2^15.
+        let wide = bits(m[0] | m[1] | m[2]);
+        if wide > 15 {
+            return None;
+        }
+        if !self.present {
+            return Some((0, LAMBDA_MAX));
+        }
+        let reach = m[0] + m[1] + m[2];
+        if self.d as u64 * reach as u64 >= 1 << 31 {
+            return None;
+        }
+        let a2 = m[0] * m[0] + m[1] * m[1] + m[2] * m[2];
+        let k = lin2 as u64 * self.im as u64 + self.d as u64 * a2 as u64;
+        let e = if wide == 0 {
+            self.e_lin
+        } else {
+            self.e_ang.min(self.e_wide.saturating_sub(wide))
+        };
+        Some((k, if e >= 30 { LAMBDA_MAX } else { (1 << e) - 1 }))
+    }
+}
+
+/// What every isotropic row between two bodies shares: slots, flags,
+/// each side's [`PairSide`] and the relaxation. Found once a contact
+/// patch, so that a row pays only for what is its own.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct IsoPair {
+    /// The bodies, as the rows name them (the warm-start keys).
+    pub(super) bodies: (u8, u8),
+    slot: [u8; 2],
+    flags: u8,
+    sides: [PairSide; 2],
+    omega: Fx1,
+}
+
+impl IsoPair {
+    /// The pair `(a, b)` with sides `sides` (theirs in the step's table),
+    /// relaxation `omega`; `None` when a moving side has unequal moments
+    /// (the row would not fit this form).
+    #[inline(never)]
+    pub(super) fn of((a, b): (u8, u8), sides: &[Side; 2], omega: Fx1) -> Option<IsoPair> {
+        let absent = PairSide {
+            present: false,
+            im: 0,
+            d: 0,
+            e_lin: 0,
+            e_ang: 0,
+            e_wide: 0,
+        };
+        let mut pair = IsoPair {
+            bodies: (a, b),
+            slot: [ZERO_SLOT; 2],
+            flags: 0,
+            sides: [absent; 2],
+            omega,
+        };
+        for (at, i) in [(0, a), (1, b)] {
+            let s = &sides[at];
+            if s.is_absent() {
+                continue;
+            }
+            let (im, d) = s.isotropic()?;
+            let (im, d) = (im.unsigned_abs(), d.unsigned_abs());
+            let e_lin = 39 - bits(im);
+            pair.sides[at] = PairSide {
+                present: true,
+                im,
+                d,
+                e_lin,
+                e_ang: e_lin.min(43 - bits(d)),
+                e_wide: 51 - bits(d),
+            };
+            pair.slot[at] = i;
+            pair.flags |= [HAS_A, HAS_B][at];
+        }
+        Some(pair)
+    }
+}
+
 /// Bit length of `x`.
 #[inline(always)]
 fn bits(x: u32) -> u32 {
@@ -411,5 +533,103 @@ pub fn fill_slots(out: &mut [IsoSlot; SLOTS], bodies: &[super::Body], sides: &Si
         let [x, y, z, p, q, r] = velocity_of(b);
         let (im, d) = s.isotropic().unwrap_or((0, 0));
         *o = [x, y, z, p, q, r, im, d];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{IsoPair, IsoRow};
+    use crate::fx::{Fx1, Fx2, Quat, Vec3};
+    use crate::rigid::body::{Body, STATIC};
+    use crate::rigid::prep::{fill_sides, side_of, NO_SIDES};
+    use crate::rigid::row::{Row, UNBOUNDED};
+    use crate::xorshift::XorShift32;
+
+    /// Cubes of several sizes and masses (a static one and a sleeper
+    /// among them, which the solver does not move).
+    fn bodies() -> [Body; 6] {
+        let cube = |h: i32, m: i32| {
+            let half = Vec3::new(Fx1::from_raw(h), Fx1::from_raw(h), Fx1::from_raw(h));
+            Body::new_box(half, Fx1::from_raw(m), Vec3::ZERO, Quat::IDENTITY)
+        };
+        let mut asleep = cube(614, 4096);
+        asleep.rest = crate::rigid::sleep::SLEEP_FRAMES;
+        [
+            cube(614, 4096),
+            cube(205, 205),
+            cube(8192, 40960),
+            cube(41, 205),
+            cube(614, 0),
+            asleep,
+        ]
+    }
+
+    /// `IsoRow::set_pair_row` against `IsoRow::set` of the `Row` it
+    /// stands for, on random contact rows, normal and friction, between
+    /// every pair of the bodies above: the same verdict, and when both
+    /// take the row, the same row bit for bit. Components range past what
+    /// the form takes (`lin` past a unit, `ang` past an `i16`, levers past
+    /// what `d ang` allows), so that the refusals are compared too.
+    #[test]
+    fn pair_rows_equal_rows_from_row() {
+        let bodies = bodies();
+        let mut sides = NO_SIDES;
+        fill_sides(&mut sides, 0, &bodies);
+        let mut rng = XorShift32::new(0x1d2c_3b4a);
+        // Uniform in -max..=max.
+        let mut range =
+            |max: i32| (rng.next_u32() as u64 % (2 * max as u64 + 1)) as i64 - max as i64;
+        let (mut taken, mut refused) = (0, 0);
+        let ids = [0, 1, 2, 3, 4, 5, STATIC];
+        for _ in 0..20_000 {
+            let (a, b) = (ids[(range(3) + 3) as usize], ids[(range(3) + 3) as usize]);
+            let lin_max = if range(9) == 0 { 4200 } else { 4096 };
+            let ang_max =
+                [600, 4096, 32767, 40000][(range(1) + 1 + (range(1) == 1) as i64) as usize];
+            let lin = [0; 3].map(|_| range(lin_max) as i32);
+            let ang_a = [0; 3].map(|_| range(ang_max) as i32);
+            let ang_b = [0; 3].map(|_| range(ang_max) as i32);
+            let target = range(i32::MAX) * 1024 + range(1000);
+            let lambda = range(1 << 30) as i32;
+            let omega = Fx1::from_raw(4096 + range(700) as i32);
+            let link = (range(1) == 1).then(|| {
+                let mu = Fx1::from_raw(range(40000) as i32);
+                ((range(200) + 200) as u16, (range(3) + 3) as u8, mu)
+            });
+            let mut row = Row::new(
+                a,
+                b,
+                Vec3::from_raw(lin[0], lin[1], lin[2]),
+                Vec3::from_raw(ang_a[0], ang_a[1], ang_a[2]),
+                Vec3::from_raw(ang_b[0], ang_b[1], ang_b[2]),
+                Fx2::from_raw(target),
+            );
+            (row.lo, row.hi) = (Fx2::ZERO, UNBOUNDED);
+            if let Some((first, count, mu)) = link {
+                row.friction_of = first;
+                row.normals = count;
+                row.mu = mu;
+                row.lo = -UNBOUNDED;
+            }
+            let mut from_row = IsoRow::BLANK;
+            let by_row = from_row.set(&row, &sides, lambda, omega);
+            let pair_sides = [side_of(&sides, a), side_of(&sides, b)];
+            let pair = IsoPair::of((a, b), &pair_sides, omega).expect("cubes are isotropic");
+            let mut direct = IsoRow::BLANK;
+            let jacobian = [lin, ang_a, ang_b];
+            let by_pair = direct.set_pair_row(&pair, &jacobian, target, link, lambda);
+            assert_eq!(by_row, by_pair.is_some(), "{row:?}");
+            if by_row {
+                assert_eq!(from_row, direct, "{row:?}");
+                taken += 1;
+            } else {
+                refused += 1;
+            }
+        }
+        // Both verdicts well represented.
+        assert!(
+            taken > 5_000 && refused > 2_000,
+            "{taken} taken, {refused} refused"
+        );
     }
 }

@@ -32,7 +32,7 @@ use crate::fx::{Fx1, Fx2, Fx3, Vec3};
 
 use super::body::{mul_mat_fx2, Body};
 use super::contact::{ContactRow, CONTACT_KEY};
-use super::iso::{self, IsoRow, ISO_DTCM_ROWS};
+use super::iso::{self, IsoPair, IsoRow, ISO_DTCM_ROWS};
 use super::kernel::{self, solved_body, Prepared, SweptRow, Vel, SLOTS, ZERO_SLOT};
 use super::prep;
 
@@ -602,8 +602,18 @@ impl<const R: usize> Rows<R> {
         self.last_found = u16::MAX - 1;
     }
 
-    /// Pushes contact row `row` between bodies `pair` straight in solver
-    /// form (`IsoRow::set_contact`), into `near` while the DTCM buffer is
+    /// The sides of bodies `(a, b)` that every isotropic row between them
+    /// shares ([`IsoPair::of`]); `None` (and [`Rows::misfit`] set) when
+    /// they do not fit the form. Once a contact patch.
+    pub(super) fn iso_pair(&mut self, (a, b): (u8, u8)) -> Option<IsoPair> {
+        let sides = [prep::side_of(&self.sides, a), prep::side_of(&self.sides, b)];
+        let pair = IsoPair::of((a, b), &sides, self.relaxation);
+        self.misfit |= pair.is_none();
+        pair
+    }
+
+    /// Pushes contact row `row` between the bodies of `pair` straight in
+    /// solver form (`IsoRow::set_pair_row`), into `near` while the DTCM buffer is
     /// open ([`Rows::reserve_near`]), else into main RAM. Returns its
     /// index, or `None` when the list is full (counted) or the row does
     /// not fit the form ([`Rows::misfit`]). One copy, out of line, for
@@ -612,7 +622,7 @@ impl<const R: usize> Rows<R> {
     pub(super) fn push_contact(
         &mut self,
         near: &mut [IsoRow],
-        (a, b): (u8, u8),
+        pair: &IsoPair,
         row: &ContactRow,
     ) -> Option<u16> {
         if self.misfit {
@@ -623,8 +633,8 @@ impl<const R: usize> Rows<R> {
             return None;
         }
         let index = self.len;
+        let (a, b) = pair.bodies;
         let lambda = self.remembered_of(a, b, row.key);
-        let omega = self.relaxation;
         let out = match near.get_mut(index) {
             Some(slot) if self.near_open => {
                 self.near_len = index + 1;
@@ -635,17 +645,11 @@ impl<const R: usize> Rows<R> {
                 &mut self.iso_far[index]
             }
         };
-        let sides = [prep::side_of(&self.sides, a), prep::side_of(&self.sides, b)];
         let q20 = kernel::to_q20(lambda);
-        if !out.set_contact(
-            &row.jacobian,
-            (a, b),
-            &sides,
-            omega,
-            row.target,
-            row.link,
-            q20,
-        ) {
+        if out
+            .set_pair_row(pair, &row.jacobian, row.target, row.link, q20)
+            .is_none()
+        {
             self.misfit = true;
             return None;
         }
