@@ -230,10 +230,13 @@ fn centre_and_radius(points: &[Contact]) -> (Vec3, Fx1) {
     let origin = points[0].point;
     let (mut sum, mut square) = ([0i64; 3], 0i64);
     for c in points {
-        let d = (c.point - origin)
-            .lower()
-            .raw()
-            .map(|x| x.clamp(-PATCH_REACH, PATCH_REACH) as i64);
+        // `(c.point - origin).lower()` clamped, in 32 bits.
+        let d = [
+            lowered_offset::<PATCH_REACH>(c.point.x, origin.x),
+            lowered_offset::<PATCH_REACH>(c.point.y, origin.y),
+            lowered_offset::<PATCH_REACH>(c.point.z, origin.z),
+        ]
+        .map(|x| x as i64);
         for (s, x) in sum.iter_mut().zip(d) {
             *s += x;
         }
@@ -601,15 +604,23 @@ fn lever_of(point: Vec3<Fx2>, centre: Vec3<Fx2>) -> [i32; 3] {
 /// One component of [`lever_of`].
 #[inline(always)]
 fn lever_component(p: Fx2, c: Fx2) -> i32 {
+    lowered_offset::<MAX_LEVER>(p, c)
+}
+
+/// `(p - c).lower()` clamped to `+-LIMIT` (FX1 raw, at most `2^19`), in
+/// 32-bit instructions where the difference fits an `i32`.
+#[inline(always)]
+fn lowered_offset<const LIMIT: i32>(p: Fx2, c: Fx2) -> i32 {
+    const { assert!(LIMIT <= 1 << 19) };
     let d = p.raw().wrapping_sub(c.raw());
     let low = d as i32;
     if low as i64 == d {
-        round_shr32(low, 12).clamp(-MAX_LEVER, MAX_LEVER)
+        round_shr32(low, 12).clamp(-LIMIT, LIMIT)
     } else if d > 0 {
         // At least 2^31 Q24, 2^19 once lowered: past the clamp.
-        MAX_LEVER
+        LIMIT
     } else {
-        -MAX_LEVER
+        -LIMIT
     }
 }
 

@@ -57,8 +57,19 @@ pub fn phase_row(
         return;
     }
     let y = row * GLYPH_H + 2;
-    s.fill_rect(BAR_X, y, fill, GLYPH_H - 4, color);
-    s.fill_rect(BAR_X + fill, y, BAR_W - fill, GLYPH_H - 4, rgb(40, 40, 60));
+    let (h, empty) = (GLYPH_H - 4, rgb(40, 40, 60));
+    if bar.drawn && bar.color == color {
+        // Only the pixels between the old end and the new one change (the
+        // bars are most of what the console paints in a frame).
+        if fill > bar.fill {
+            s.fill_rect(BAR_X + bar.fill, y, fill - bar.fill, h, color);
+        } else {
+            s.fill_rect(BAR_X + fill, y, bar.fill - fill, h, empty);
+        }
+    } else {
+        s.fill_rect(BAR_X, y, fill, h, color);
+        s.fill_rect(BAR_X + fill, y, BAR_W - fill, h, empty);
+    }
     if !bar.drawn {
         s.fill_rect(BAR_X + BAR_W, y - 2, 2, GLYPH_H, rgb(250, 200, 0)); // the budget
     }

@@ -12,7 +12,7 @@ use crate::text;
 use dsphys::fx::Fx1;
 use profiler::PhaseId;
 
-pub const ROWS_PER_FRAME: usize = 3;
+pub const ROWS_PER_FRAME: usize = 2;
 /// The profiler's first row.
 const PROFILE_ROW: usize = 6;
 /// Rows for phases, between the text and the footer (10 of 11-pixel
@@ -83,13 +83,17 @@ impl Screen {
     /// Redraws the next few rows.
     pub fn draw(&mut self, s: &mut Surface, v: &View, prof: &Profiler) {
         self.overran_since_bar |= v.overran;
+        // On a frame that overran, the frame's row takes one of the
+        // rotation's turns: its bar turns red on the next frame, not up to
+        // a rotation later (when the rain overruns, every frame takes two
+        // VBlanks and a rotation twice as long), and the console still
+        // draws no more rows than on any other frame.
+        let mut turns = ROWS_PER_FRAME;
         if v.overran {
-            // The frame's bar turns red on the next frame, not up to a
-            // rotation later: when the rain overruns, every frame takes
-            // two VBlanks, and the rotation's 6 frames became 12.
             self.draw_row(s, PROFILE_ROW, v, prof);
+            turns -= 1;
         }
-        for _ in 0..ROWS_PER_FRAME {
+        for _ in 0..turns {
             self.draw_row(s, self.next_row, v, prof);
             self.next_row = (self.next_row + 1) % ROWS;
         }
