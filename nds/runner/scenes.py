@@ -51,11 +51,11 @@ MAX_DIFFERING_SHARE = 0.03
 SKY = (24, 32, 64)  # the ROM's rear-plane colour (demo.rs), BGR555-rounded
 # The bottom screen (nds/arm9/src/demo/screen.rs, profile_view.rs): 11-pixel
 # text rows, the frame's bar in row 6 from x = 120, the overrun count in the
-# footer (row 16); three rows are redrawn per frame, 17 rows in all.
+# footer (row 16); two rows are redrawn per frame, 17 rows in all.
 CONSOLE_BG = (16, 16, 32)
 FRAME_BAR = (120, 6 * 11 + 2, 240, 6 * 11 + 9)
 FOOTER_ROW = 16
-REDRAW_FRAMES = 6
+REDRAW_FRAMES = 9
 
 
 @dataclasses.dataclass

@@ -37,7 +37,7 @@ impl Cell {
 }
 
 /// What every cell of a screen shows, so that a redrawn line paints only
-/// the glyphs that changed: the demo's console redraws three rows a
+/// the glyphs that changed: the demo's console redraws two rows a
 /// frame, and painting every glyph of them was 2 ms a frame in DeSmuME
 /// (`make profile`), most of it glyphs that had not changed.
 pub struct TextGrid {

@@ -59,6 +59,8 @@ pub struct Screen {
     /// A frame overran since the frame's bar was last drawn: the bar is
     /// redrawn only every few frames, and must not miss one.
     overran_since_bar: bool,
+    /// The frame's bar was last drawn red.
+    red_shown: bool,
     /// The phases with a bar, top to bottom (the frame's first).
     shown: [PhaseId; PHASE_ROWS],
     /// What the text cells and the bars show, so a redraw paints only
@@ -74,6 +76,7 @@ impl Screen {
         Screen {
             next_row: 0,
             overran_since_bar: false,
+            red_shown: false,
             shown,
             grid,
             bars: [profile_view::Bar::default(); PHASE_ROWS],
@@ -83,17 +86,14 @@ impl Screen {
     /// Redraws the next few rows.
     pub fn draw(&mut self, s: &mut Surface, v: &View, prof: &Profiler) {
         self.overran_since_bar |= v.overran;
-        // On a frame that overran, the frame's row takes one of the
-        // rotation's turns: its bar turns red on the next frame, not up to
-        // a rotation later (when the rain overruns, every frame takes two
-        // VBlanks and a rotation twice as long), and the console still
-        // draws no more rows than on any other frame.
-        let mut turns = ROWS_PER_FRAME;
-        if v.overran {
+        // The frame's bar turns red on the frame after an overrun, not up
+        // to a rotation later; while it shows red already, the frame's row
+        // waits for its turn, so that the frames over the budget draw no
+        // more rows than the others.
+        if v.overran && !self.red_shown {
             self.draw_row(s, PROFILE_ROW, v, prof);
-            turns -= 1;
         }
-        for _ in 0..turns {
+        for _ in 0..ROWS_PER_FRAME {
             self.draw_row(s, self.next_row, v, prof);
             self.next_row = (self.next_row + 1) % ROWS;
         }
@@ -117,6 +117,7 @@ impl Screen {
                 let red = frame && self.overran_since_bar;
                 if frame {
                     self.overran_since_bar = false;
+                    self.red_shown = red;
                 }
                 profile_view::phase_row(s, grid, bar, row, name, &stats, red)
             }
