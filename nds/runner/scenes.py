@@ -338,7 +338,9 @@ def overrun_shown(emu: Emulator, rom: str) -> tuple[bool, str]:
         press(emu, "START")
     run_frames(emu, 5)
     base = overruns(emu)
-    for waited in range(3000):
+    # The rain drops a ragdoll once the last one rests: its first
+    # overrun comes after 40-60 s (2500-3500 frames).
+    for waited in range(6000):
         emu.step()
         if overruns(emu) > base:
             break

@@ -28,16 +28,17 @@ The disturbances (the pen's rules are in nds/arm9/src/demo/stylus.rs):
   (f) the Armed Mine: a new goal (the pen on the floor), then the Mine
       turned upside down where it stands (the runner adds one to mailbox
       host command word 1; demo.rs), so it rights itself;
-  (g) ragdoll rain: no input. The rain drops a ragdoll every 10 frames
-      while the frames have room (scenes/rain.rs) and stops for good at
-      the first overrun; it is left to run to that end (or to its
-      64-ragdoll ceiling, or to STALL frames without a drop: the spawner
-      also skips drops while a frame takes over 90 % of the budget, and
-      could hover there), and the 180 frames measured are the ones after
-      it stopped adding: the steady state with all its ragdolls. The
-      rain's own frames are not measured: it stops on a frame over the
-      budget by design, so they would report its stopping rule, not the
-      cost of the scene it leaves.
+  (g) ragdoll rain: no input. The rain drops a ragdoll once the last one
+      rests (or 240 frames on), while the frames have room
+      (scenes/rain.rs), and stops for good at the first overrun, taking
+      out the ragdoll that was landing; it is left to run to that end (or
+      to its 64-ragdoll ceiling, or to STALL frames without a drop: the
+      spawner also skips drops while a frame takes over 90 % of the
+      budget, and could hover there), and the 180 frames measured are the
+      ones after it stopped adding: the steady state with the ragdolls
+      that fit. The rain's own frames are not measured: it stops on a
+      frame over the budget by design, so they would report its stopping
+      rule, not the cost of the scene it leaves.
 
 A shot must land beside its target: within 48 px of it (the shot's
 reach) but not on it (the pen would grab it instead). The pen comes down

@@ -183,6 +183,15 @@ impl Sim {
         true
     }
 
+    /// Takes out the newest ragdoll (the rain's last, when it did not
+    /// fit); a pen holding it then holds nothing.
+    pub fn remove_newest(&mut self) {
+        if let Some(n) = self.count.checked_sub(1) {
+            self.count = n;
+            self.ragdolls[n] = None;
+        }
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = &Ragdoll> {
         self.ragdolls[..self.count].iter().flatten()
     }
