@@ -712,7 +712,7 @@ pub fn box_plane_near<const R: usize>(
 
 #[cfg(test)]
 mod tests {
-    use super::{lever_of, MAX_LEVER};
+    use super::{lever_of, lowered_offset, MAX_LEVER, PATCH_REACH};
     use crate::fx::{Fx2, Vec3};
 
     /// The form `lever_of` replaced: 64-bit lowering, then the clamp.
@@ -746,6 +746,9 @@ mod tests {
             -(1 << 31) - 1,
             (MAX_LEVER as i64) << 12,
             -((MAX_LEVER as i64) << 12) - 2048,
+            (PATCH_REACH as i64) << 12,
+            ((PATCH_REACH as i64) << 12) + 2048,
+            -((PATCH_REACH as i64) << 12) - 2049,
         ];
         let mut cases = 0;
         for _ in 0..100_000 {
@@ -756,6 +759,9 @@ mod tests {
                 let c = Vec3::new(base, -base, base / 3).map(Fx2::from_raw);
                 let p = Vec3::new(base + d, -base - d, base / 3 + d / 2).map(Fx2::from_raw);
                 assert_eq!(lever_of(p, c), wide(p, c), "{d}");
+                // The patch centre's offsets: the same, clamped tighter.
+                let near = (p - c).lower().raw()[0].clamp(-PATCH_REACH, PATCH_REACH);
+                assert_eq!(lowered_offset::<PATCH_REACH>(p.x, c.x), near, "{d}");
                 cases += 1;
             }
         }
