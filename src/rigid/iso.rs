@@ -119,15 +119,13 @@ impl IsoRow {
         self.set_checked(row, sides, lambda, omega).is_some()
     }
 
-    /// [`IsoRow::set`], `None` for a row that does not fit. One function,
-    /// its sides inlined: as two calls with their arguments on the stack
-    /// it took about 500 instructions a row (`make insn-count
-    /// PCPROFILE=boxes`).
+    /// [`IsoRow::set`], `None` for a row that does not fit.
     #[inline(always)]
     fn set_checked(&mut self, row: &Row, sides: &Sides, lambda: i32, omega: Fx1) -> Option<()> {
         let pair = [side_of(sides, row.a), side_of(sides, row.b)];
+        let pair = IsoPair::of((row.a, row.b), &pair, omega)?;
         let jacobian = [row.lin.raw(), row.ang_a.raw(), row.ang_b.raw()];
-        self.set_jacobian(&jacobian, (row.a, row.b), &pair, omega)?;
+        self.set_jacobian(&pair, &jacobian)?;
         let bounds = bounds_of(row, lambda);
         self.set_rest(
             row.target.raw(),
@@ -143,38 +141,20 @@ impl IsoRow {
     /// sides found once a patch, [`IsoPair::of`]), as [`IsoRow::set`]
     /// would set it from the [`Row`] that [`super::contact`] pushes: a
     /// normal row (`link` `None`, bounds `0..UNBOUNDED`) or a friction row
-    /// (`Some((first, count, mu))`). Bit for bit the same row, with each
-    /// side's mass terms hoisted out of the row and its checks folded
-    /// into the sums it needs anyway (`tests/rigid_direct.rs`,
-    /// `pair_rows_equal_rows_from_row` below). `target` FX2 raw, `lambda`
+    /// (`Some((first, count, mu))`). Bit for bit the same row
+    /// (`tests/rigid_direct.rs`, `rows_equal_the_form_before_pairs`
+    /// below). `target` FX2 raw, `lambda`
     /// the warm start (Q20). `None` when the row does not fit this form.
     #[inline(always)]
     pub(super) fn set_pair_row(
         &mut self,
         pair: &IsoPair,
-        [l, aa, ab]: &[[i32; 3]; 3],
+        jacobian: &[[i32; 3]; 3],
         target: i64,
         link: Option<(u16, u8, Fx1)>,
         lambda: i32,
     ) -> Option<()> {
-        // `lin` within a unit (|c| <= 2^12), as `set_jacobian` checks it.
-        if l.iter().any(|&c| c.unsigned_abs() > 1 << 12) {
-            return None;
-        }
-        // At most 3 * 2^24.
-        let lin2 = (l[0] * l[0] + l[1] * l[1] + l[2] * l[2]) as u32;
-        let (ka, la) = pair.sides[0].terms(aa, lin2)?;
-        let (kb, lb) = pair.sides[1].terms(ab, lin2)?;
-        let k = ka + kb;
-        let d_max = la.min(lb);
-        self.slot = pair.slot;
-        self.flags = pair.flags;
-        for (dst, src) in self.j.iter_mut().zip(l.iter().chain(aa).chain(ab)) {
-            *dst = *src as i16;
-        }
-        self.d_max = d_max;
-        // Below 2^48 (`side_terms`): an i64.
-        self.m_eff = effective_mass(k as i64, pair.omega);
+        self.set_jacobian(pair, jacobian)?;
         let (first, count, bounds) = match link {
             None => (NO_NORMAL, 1, contact_bounds(lambda)),
             Some((first, count, mu)) => (first, count.max(1), friction_bounds(mu, lambda)),
@@ -194,51 +174,32 @@ impl IsoRow {
         (self.lo, self.hi, self.lambda) = bounds;
     }
 
-    /// `J` and what follows from it and the bodies: slots, flags, the
-    /// effective mass and `d_max` (`None`: the row does not fit).
+    /// `J` and what follows from it and the bodies of `pair`: slots,
+    /// flags, the effective mass and `d_max` (`None`: the row does not
+    /// fit). Each side's mass terms come from the pair, and the checks of
+    /// `ang` fold into the sums the row needs anyway ([`PairSide::terms`]).
     #[inline(always)]
-    fn set_jacobian(
-        &mut self,
-        [l, aa, ab]: &[[i32; 3]; 3],
-        (a, b): (u8, u8),
-        sides: &[Side; 2],
-        omega: Fx1,
-    ) -> Option<()> {
-        // |c| <= 2^12 for `lin`, an `i16` for `ang`: an offset that maps
-        // the range onto 0..2^k, one unsigned compare a component.
-        let outside = |c: i32, half: u32| c.wrapping_add(half as i32) as u32 > 2 * half;
-        if l.iter().any(|&c| outside(c, 1 << 12))
-            || aa.iter().chain(ab).any(|&c| outside(c, i16::MAX as u32))
-        {
+    fn set_jacobian(&mut self, pair: &IsoPair, [l, aa, ab]: &[[i32; 3]; 3]) -> Option<()> {
+        // `lin` within a unit (|c| <= 2^12).
+        if l.iter().any(|&c| c.unsigned_abs() > 1 << 12) {
             return None;
         }
         // At most 3 * 2^24.
         let lin2 = (l[0] * l[0] + l[1] * l[1] + l[2] * l[2]) as u32;
-        let (mut k, mut d_max) = (0u64, LAMBDA_MAX);
-        self.flags = 0;
-        self.slot = [ZERO_SLOT; 2];
-        for (at, i, ang) in [(0, a, aa), (1, b, ab)] {
-            let s = &sides[at];
-            if s.is_absent() {
-                continue;
-            }
-            let (im, d) = s.isotropic()?;
-            let (k_side, limit) = side_terms(im, d, ang, lin2)?;
-            k += k_side;
-            d_max = d_max.min(limit);
-            self.slot[at] = i;
-            self.flags |= [HAS_A, HAS_B][at];
-        }
+        let (ka, la) = pair.sides[0].terms(aa, lin2)?;
+        let (kb, lb) = pair.sides[1].terms(ab, lin2)?;
+        self.slot = pair.slot;
+        self.flags = pair.flags;
         for (dst, src) in self.j.iter_mut().zip(l.iter().chain(aa).chain(ab)) {
             *dst = *src as i16;
         }
-        self.d_max = d_max;
-        // Below 2^48 (`side_terms`): an i64.
-        self.m_eff = effective_mass(k as i64, omega);
+        self.d_max = la.min(lb);
+        // Below 2^48 (`PairSide::terms`): an i64.
+        self.m_eff = effective_mass((ka + kb) as i64, pair.omega);
         Some(())
     }
 
-    /// The impulse of a contact row built by [`IsoRow::set_contact`] as
+    /// The impulse of a contact row built by [`IsoRow::set_pair_row`] as
     /// an FX2 value: [`IsoRow::impulse`] of the row it stands for (a
     /// normal row's own bounds are `0..UNBOUNDED`).
     #[inline(always)]
@@ -379,12 +340,53 @@ pub(super) struct PairSide {
 }
 
 impl PairSide {
-    /// This side's share of `J M^-1 J^T` (Q36) and its update bound (Q20)
-    /// for a row with angular part `ang` (FX1 raw) and `|lin|^2 = lin2`
-    /// ([`side_terms`] and [`side_limit`], with the masses' bit lengths
-    /// found once); `(0, LAMBDA_MAX)` for an absent side. `None` when
-    /// `ang` does not fit an `i16` or `d ang` 32 bits (absent sides are
-    /// checked too, as `IsoRow::set_jacobian` checks every component).
+    /// A body the solver does not move.
+    const ABSENT: PairSide = PairSide {
+        present: false,
+        im: 0,
+        d: 0,
+        e_lin: 0,
+        e_ang: 0,
+        e_wide: 0,
+    };
+
+    /// A moving side of inverse mass `im` and inverse moment `d` (Q12
+    /// raw magnitudes).
+    #[inline(always)]
+    fn of(im: u32, d: u32) -> PairSide {
+        let e_lin = 39 - bits(im);
+        PairSide {
+            present: true,
+            im,
+            d,
+            e_lin,
+            e_ang: e_lin.min(43 - bits(d)),
+            e_wide: 51 - bits(d),
+        }
+    }
+
+    /// [`side_limit`] for a largest `|ang_k|` of bit length `wide`.
+    #[inline(always)]
+    fn limit(&self, wide: u32) -> i32 {
+        let e = if wide == 0 {
+            self.e_lin
+        } else {
+            self.e_ang.min(self.e_wide.saturating_sub(wide))
+        };
+        if e >= 30 {
+            LAMBDA_MAX
+        } else {
+            (1 << e) - 1
+        }
+    }
+
+    /// This side's share of `J M^-1 J^T` (Q36) and its update bound (Q20,
+    /// [`side_limit`]) for a row with angular part `ang` (FX1 raw) and
+    /// `|lin|^2 = lin2` (Q24, at most `3 * 2^24`); `(0, LAMBDA_MAX)` for
+    /// an absent side. `None` when `ang` does not fit an `i16` (absent
+    /// sides are checked too: the row stores every component) or `d ang`
+    /// 32 bits. `lin2 im < 2^46` and `d |a|^2 < d (sum |a_k|) 2^15 <
+    /// 2^46`: the share is below `2^47`.
     #[inline(always)]
     fn terms(&self, ang: &[i32; 3], lin2: u32) -> Option<(u64, i32)> {
         let m = ang.map(|c| c.unsigned_abs());
@@ -398,18 +400,15 @@ impl PairSide {
         if !self.present {
             return Some((0, LAMBDA_MAX));
         }
+        // `d a_k` in 32 bits, and below the warm start's bound.
         let reach = m[0] + m[1] + m[2];
         if self.d as u64 * reach as u64 >= 1 << 31 {
             return None;
         }
+        // Each square below 2^30: the sum fits a u32.
         let a2 = m[0] * m[0] + m[1] * m[1] + m[2] * m[2];
         let k = lin2 as u64 * self.im as u64 + self.d as u64 * a2 as u64;
-        let e = if wide == 0 {
-            self.e_lin
-        } else {
-            self.e_ang.min(self.e_wide.saturating_sub(wide))
-        };
-        Some((k, if e >= 30 { LAMBDA_MAX } else { (1 << e) - 1 }))
+        Some((k, self.limit(wide)))
     }
 }
 
@@ -432,19 +431,11 @@ impl IsoPair {
     /// (the row would not fit this form).
     #[inline(never)]
     pub(super) fn of((a, b): (u8, u8), sides: &[Side; 2], omega: Fx1) -> Option<IsoPair> {
-        let absent = PairSide {
-            present: false,
-            im: 0,
-            d: 0,
-            e_lin: 0,
-            e_ang: 0,
-            e_wide: 0,
-        };
         let mut pair = IsoPair {
             bodies: (a, b),
             slot: [ZERO_SLOT; 2],
             flags: 0,
-            sides: [absent; 2],
+            sides: [PairSide::ABSENT; 2],
             omega,
         };
         for (at, i) in [(0, a), (1, b)] {
@@ -453,16 +444,7 @@ impl IsoPair {
                 continue;
             }
             let (im, d) = s.isotropic()?;
-            let (im, d) = (im.unsigned_abs(), d.unsigned_abs());
-            let e_lin = 39 - bits(im);
-            pair.sides[at] = PairSide {
-                present: true,
-                im,
-                d,
-                e_lin,
-                e_ang: e_lin.min(43 - bits(d)),
-                e_wide: 51 - bits(d),
-            };
+            pair.sides[at] = PairSide::of(im.unsigned_abs(), d.unsigned_abs());
             pair.slot[at] = i;
             pair.flags |= [HAS_A, HAS_B][at];
         }
@@ -476,48 +458,13 @@ fn bits(x: u32) -> u32 {
     32 - x.leading_zeros()
 }
 
-/// One side's share of `J M^-1 J^T` (Q36) and its update bound
-/// ([`side_limit`]), for inverse mass `im` and moment `d` (Q12 raw, not
-/// negative), angular part `a` (each an `i16`) and `lin2 = |lin|^2`
-/// (Q24, at most `3 * 2^24`); `None` when `d a` does not fit 32 bits.
-/// `lin2 im < 2^46` and `d |a|^2 < d (sum |a_k|) 2^15 < 2^46`: the share
-/// is below `2^47`, and the same integer as the sum of `a_k (d a_k)`.
-/// Out of line (four arguments in registers): one copy for both sides
-/// keeps the rigid ITCM overlay within ITCM.
-#[inline(never)]
-fn side_terms(im: i32, d: i32, a: &[i32; 3], lin2: u32) -> Option<(u64, i32)> {
-    let (im, d) = (im.unsigned_abs(), d.unsigned_abs());
-    let mags = a.map(|c| c.unsigned_abs());
-    let reach = mags[0] + mags[1] + mags[2];
-    // `d a_k` in 32 bits, and below the warm start's bound.
-    if d as u64 * reach as u64 >= 1 << 31 {
-        return None;
-    }
-    // Each square below 2^30: the sum fits a u32.
-    let a2 = mags[0] * mags[0] + mags[1] * mags[1] + mags[2] * mags[2];
-    let widest = mags[0].max(mags[1]).max(mags[2]);
-    let k = lin2 as u64 * im as u64 + d as u64 * a2 as u64;
-    Some((k, side_limit(im as i32, d as i32, widest)))
-}
-
 /// The largest impulse change (Q20) one update may make on a side with
 /// inverse mass `im`, inverse moment `d` and largest `|ang_k|` `widest`:
 /// `|im delta|` below `2^39` and, when `widest` is not zero, `|d delta|`
 /// below `2^43` and `|d delta| widest` below `2^51` (module docs), each
 /// bound a power of two from bit lengths.
 pub fn side_limit(im: i32, d: i32, widest: u32) -> i32 {
-    let (im, d) = (im.unsigned_abs(), d.unsigned_abs());
-    let mut e = 39 - bits(im);
-    if widest != 0 {
-        e = e
-            .min(43 - bits(d))
-            .min(51u32.saturating_sub(bits(d) + bits(widest)));
-    }
-    if e >= 30 {
-        LAMBDA_MAX
-    } else {
-        (1 << e) - 1
-    }
+    PairSide::of(im.unsigned_abs(), d.unsigned_abs()).limit(bits(widest))
 }
 
 /// The isotropic form's slots, into `out` (zeroed by the caller, and left
@@ -538,9 +485,13 @@ pub fn fill_slots(out: &mut [IsoSlot; SLOTS], bodies: &[super::Body], sides: &Si
 
 #[cfg(test)]
 mod tests {
-    use super::{IsoPair, IsoRow};
+    use super::{
+        effective_mass, saturate_i32, IsoPair, IsoRow, HAS_A, HAS_B, LAMBDA_MAX, ZERO_SLOT,
+    };
     use crate::fx::{Fx1, Fx2, Quat, Vec3};
     use crate::rigid::body::{Body, STATIC};
+    use crate::rigid::kernel::bounds_of;
+    use crate::rigid::prep::Sides;
     use crate::rigid::prep::{fill_sides, side_of, NO_SIDES};
     use crate::rigid::row::{Row, UNBOUNDED};
     use crate::xorshift::XorShift32;
@@ -564,14 +515,74 @@ mod tests {
         ]
     }
 
-    /// `IsoRow::set_pair_row` against `IsoRow::set` of the `Row` it
-    /// stands for, on random contact rows, normal and friction, between
-    /// every pair of the bodies above: the same verdict, and when both
-    /// take the row, the same row bit for bit. Components range past what
-    /// the form takes (`lin` past a unit, `ang` past an `i16`, levers past
-    /// what `d ang` allows), so that the refusals are compared too.
+    /// The form `IsoRow::set` had before a pair's sides were found once
+    /// (74367cc): each component checked, each side's terms and update
+    /// bound from its masses' bit lengths, row by row.
+    fn set_before_pairs(row: &Row, sides: &Sides, lambda: i32, omega: Fx1) -> Option<IsoRow> {
+        let bits = |x: u32| 32 - x.leading_zeros();
+        let side_limit = |im: u32, d: u32, widest: u32| {
+            let mut e = 39 - bits(im);
+            if widest != 0 {
+                e = e
+                    .min(43 - bits(d))
+                    .min(51u32.saturating_sub(bits(d) + bits(widest)));
+            }
+            if e >= 30 {
+                LAMBDA_MAX
+            } else {
+                (1 << e) - 1
+            }
+        };
+        let [l, aa, ab] = [row.lin.raw(), row.ang_a.raw(), row.ang_b.raw()];
+        let outside = |c: i32, half: u32| c.wrapping_add(half as i32) as u32 > 2 * half;
+        if l.iter().any(|&c| outside(c, 1 << 12))
+            || aa.iter().chain(&ab).any(|&c| outside(c, i16::MAX as u32))
+        {
+            return None;
+        }
+        let lin2 = (l[0] * l[0] + l[1] * l[1] + l[2] * l[2]) as u32;
+        let mut out = IsoRow::BLANK;
+        let (mut k, mut d_max) = (0u64, LAMBDA_MAX);
+        out.slot = [ZERO_SLOT; 2];
+        for (at, i, ang) in [(0, row.a, aa), (1, row.b, ab)] {
+            let s = side_of(sides, i);
+            if s.is_absent() {
+                continue;
+            }
+            let (im, d) = s.isotropic()?;
+            let (im, d) = (im.unsigned_abs(), d.unsigned_abs());
+            let mags = ang.map(|c| c.unsigned_abs());
+            if d as u64 * (mags[0] + mags[1] + mags[2]) as u64 >= 1 << 31 {
+                return None;
+            }
+            let a2 = mags[0] * mags[0] + mags[1] * mags[1] + mags[2] * mags[2];
+            let widest = mags[0].max(mags[1]).max(mags[2]);
+            k += lin2 as u64 * im as u64 + d as u64 * a2 as u64;
+            d_max = d_max.min(side_limit(im, d, widest));
+            out.slot[at] = i;
+            out.flags |= [HAS_A, HAS_B][at];
+        }
+        for (dst, src) in out.j.iter_mut().zip(l.iter().chain(&aa).chain(&ab)) {
+            *dst = *src as i16;
+        }
+        out.d_max = d_max;
+        out.m_eff = effective_mass(k as i64, omega);
+        out.target = saturate_i32(row.target.raw());
+        out.normal = row.friction_of;
+        out.normals = row.normals.max(1);
+        (out.lo, out.hi, out.lambda) = bounds_of(row, lambda);
+        Some(out)
+    }
+
+    /// `IsoRow::set` of a `Row`, and `IsoRow::set_pair_row` of the contact
+    /// row it stands for, against the form before pairs, on random contact
+    /// rows, normal and friction, between every pair of the bodies above:
+    /// the same verdict, and when the row is taken, the same row bit for
+    /// bit. Components range past what the form takes (`lin` past a unit,
+    /// `ang` past an `i16`, levers past what `d ang` allows), so that the
+    /// refusals are compared too.
     #[test]
-    fn pair_rows_equal_rows_from_row() {
+    fn rows_equal_the_form_before_pairs() {
         let bodies = bodies();
         let mut sides = NO_SIDES;
         fill_sides(&mut sides, 0, &bodies);
@@ -611,6 +622,7 @@ mod tests {
                 row.mu = mu;
                 row.lo = -UNBOUNDED;
             }
+            let before = set_before_pairs(&row, &sides, lambda, omega);
             let mut from_row = IsoRow::BLANK;
             let by_row = from_row.set(&row, &sides, lambda, omega);
             let pair_sides = [side_of(&sides, a), side_of(&sides, b)];
@@ -618,9 +630,11 @@ mod tests {
             let mut direct = IsoRow::BLANK;
             let jacobian = [lin, ang_a, ang_b];
             let by_pair = direct.set_pair_row(&pair, &jacobian, target, link, lambda);
-            assert_eq!(by_row, by_pair.is_some(), "{row:?}");
-            if by_row {
-                assert_eq!(from_row, direct, "{row:?}");
+            assert_eq!(before.is_some(), by_row, "{row:?}");
+            assert_eq!(before.is_some(), by_pair.is_some(), "{row:?}");
+            if let Some(before) = before {
+                assert_eq!(before, from_row, "{row:?}");
+                assert_eq!(before, direct, "{row:?}");
                 taken += 1;
             } else {
                 refused += 1;

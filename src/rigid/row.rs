@@ -526,7 +526,7 @@ impl<const R: usize> Rows<R> {
 
     /// Starts a step's contact rows. When every body the solver moves has
     /// one moment of inertia (the box scenes), they are built straight
-    /// into the isotropic solver form (`IsoRow::set_contact`): no
+    /// into the isotropic solver form (`IsoRow::set_pair_row`): no
     /// [`Row`] is written and read back. Rows pushed before (the grab's)
     /// are put in that form here; when one does not fit, or is not keyed,
     /// the step stays with [`Row`]s. Bodies from [`MAX_BODIES`] on are
