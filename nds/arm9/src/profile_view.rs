@@ -24,6 +24,16 @@ pub struct Bar {
     drawn: bool,
 }
 
+/// The colour of a bar over the budget.
+const OVER: u16 = rgb(230, 40, 40);
+
+impl Bar {
+    /// True when the bar was last drawn red (over the budget).
+    pub fn shows_red(&self) -> bool {
+        self.drawn && self.color == OVER
+    }
+}
+
 /// One phase: name (indented by depth), microseconds last frame, and its
 /// bar. `overran`: the bar is red (the frame, or a phase on its own, went
 /// over the budget). `bar` is what the row's bar showed.
@@ -43,11 +53,7 @@ pub fn phase_row(
     let over = overran || stats.last_frame_cycles > FRAME_CYCLES;
     let fill = (stats.last_frame_cycles as u64 * BAR_W as u64 / FRAME_CYCLES as u64)
         .min(BAR_W as u64) as usize;
-    let color = if over {
-        rgb(230, 40, 40)
-    } else {
-        rgb(60, 200, 90)
-    };
+    let color = if over { OVER } else { rgb(60, 200, 90) };
     let now = Bar {
         fill,
         color,

@@ -59,8 +59,6 @@ pub struct Screen {
     /// A frame overran since the frame's bar was last drawn: the bar is
     /// redrawn only every few frames, and must not miss one.
     overran_since_bar: bool,
-    /// The frame's bar was last drawn red.
-    red_shown: bool,
     /// The phases with a bar, top to bottom (the frame's first).
     shown: [PhaseId; PHASE_ROWS],
     /// What the text cells and the bars show, so a redraw paints only
@@ -76,7 +74,6 @@ impl Screen {
         Screen {
             next_row: 0,
             overran_since_bar: false,
-            red_shown: false,
             shown,
             grid,
             bars: [profile_view::Bar::default(); PHASE_ROWS],
@@ -89,8 +86,8 @@ impl Screen {
         // The frame's bar turns red on the frame after an overrun, not up
         // to a rotation later; while it shows red already, the frame's row
         // waits for its turn, so that the frames over the budget draw no
-        // more rows than the others.
-        if v.overran && !self.red_shown {
+        // more rows than the others. (`bars[0]` is the frame's.)
+        if v.overran && !self.bars[0].shows_red() {
             self.draw_row(s, PROFILE_ROW, v, prof);
         }
         for _ in 0..ROWS_PER_FRAME {
@@ -117,7 +114,6 @@ impl Screen {
                 let red = frame && self.overran_since_bar;
                 if frame {
                     self.overran_since_bar = false;
-                    self.red_shown = red;
                 }
                 profile_view::phase_row(s, grid, bar, row, name, &stats, red)
             }

@@ -5,7 +5,7 @@
 //! room's walls) are part of the drawn world already and are skipped.
 
 use super::prims::{quad, Batch, ID_BODY, VTX10_ONE as P};
-use super::shade::{facing, lit, Rgb};
+use super::shade::{lit, lit_opposite, Rgb};
 use super::{DrawMode, PolyBudget, GX_SHIFT};
 use crate::hw::gx;
 use dsphys::fx::Vec3;
@@ -73,18 +73,11 @@ pub fn draw(bodies: &[Body], colors: &[Rgb], mode: DrawMode, budget: &mut PolyBu
             continue;
         }
         let color = colors[i % colors.len()];
-        // Of a pair of opposite faces at most one faces the light: the
-        // other is lit by the ambient term alone (`lit` of a normal turned
-        // away), one colour for every such face of the body.
         let ambient = lit(color, [0; 3], 12);
-        let shades = b.mat.cols.map(|a: Vec3| {
-            let n = a.raw();
-            if facing(n) {
-                (lit(color, n, 12), ambient)
-            } else {
-                (ambient, lit(color, n.map(|c| -c), 12))
-            }
-        });
+        let shades = b
+            .mat
+            .cols
+            .map(|a: Vec3| lit_opposite(color, a.raw(), 12, ambient));
         gx::push();
         gx::mult_4x3(&frame(b));
         {

@@ -24,17 +24,27 @@ fn towards_light(n: [i32; 3]) -> i64 {
     n[0] as i64 * LIGHT[0] + n[1] as i64 * LIGHT[1] + n[2] as i64 * LIGHT[2]
 }
 
-/// True when a face of normal `n` is turned towards the light: `lit`
-/// gives it more than the ambient term only then. Of two opposite faces,
-/// at most one is.
-pub fn facing(n: [i32; 3]) -> bool {
-    towards_light(n) > 0
-}
-
 /// `base` lit by a face whose unit normal is `n` with `frac` fraction bits.
 pub fn lit(base: Rgb, n: [i32; 3], frac: u32) -> u16 {
-    let dot = towards_light(n) >> frac;
-    // dot is now FX1 raw (4096 = facing the light).
+    shade(base, towards_light(n) >> frac)
+}
+
+/// `(lit(base, n, frac), lit(base, -n, frac))` from one dot product: of
+/// two opposite faces at most one is turned towards the light, and the
+/// other gets `ambient` (`lit` of a face turned away, the same for every
+/// such face of one colour).
+pub fn lit_opposite(base: Rgb, n: [i32; 3], frac: u32, ambient: u16) -> (u16, u16) {
+    let x = towards_light(n);
+    if x > 0 {
+        (shade(base, x >> frac), ambient)
+    } else {
+        (ambient, shade(base, (-x) >> frac))
+    }
+}
+
+/// `base` at `dot`, the face normal's dot product with the light (FX1
+/// raw: 4096 facing it; the ambient term alone at 0 and below).
+fn shade(base: Rgb, dot: i64) -> u16 {
     let k = AMBIENT + (256 - AMBIENT) * dot.max(0) / 4096;
     let ch = |c: u8| ((c as i64 * k) >> 8).clamp(0, 255) as u8;
     rgb(ch(base.0), ch(base.1), ch(base.2))
