@@ -101,11 +101,13 @@ fn step_crowd<T: PhaseTimer, const N: usize, const C: usize>(
             }
         }
         let mut touching = 0u64;
+        // Bit j of `leans[i]`: ragdolls i and j touched this frame.
+        let mut leans = [0u64; MAX_CROWD];
         for _ in 0..p.substeps {
             for_each_moving(crowd, moving, |_, r| r.integrate_and_relax(settings, &p, t));
             timed(t, StepPhase::Collision, |t| {
                 pairs += timed(t, StepPhase::RagdollContacts, |_| {
-                    separate_ragdolls(crowd, moving)
+                    separate_ragdolls_touching(crowd, moving, &mut leans)
                 });
                 for_each_moving(crowd, moving, |i, r| {
                     touching |= (world(r, t) as u64) << i;
@@ -115,11 +117,42 @@ fn step_crowd<T: PhaseTimer, const N: usize, const C: usize>(
                 r.relax_after_collision(settings, &p, t)
             });
         }
+        // Resting on another ragdoll is resting on something.
+        for (i, l) in leans.iter().enumerate().take(crowd.len()) {
+            touching |= ((*l != 0) as u64) << i;
+        }
+        let mut ready = 0u64;
         for_each_moving(crowd, moving, |i, r| {
-            r.update_sleep(touching >> i & 1 != 0, &p)
+            ready |= (r.count_still(touching >> i & 1 != 0, &p) as u64) << i;
         });
+        let sleepers = ready & !kept_awake(moving & !ready, ready, &leans);
+        for_each_moving(crowd, sleepers, |_, r| r.fall_asleep());
     });
     pairs
+}
+
+/// The ragdolls of `ready` that must stay awake: those that touch, through
+/// ragdolls that touch each other, one of `restless`. A touching group
+/// sleeps together or not at all: a ragdoll that fell asleep alone
+/// became immovable under the others, whose pushes jumped, which woke it
+/// again the next frame (the arena's pile of four never slept).
+fn kept_awake(restless: u64, ready: u64, leans: &[u64; MAX_CROWD]) -> u64 {
+    let mut awake = restless;
+    loop {
+        let mut grown = awake;
+        let mut left = ready & !awake;
+        while left != 0 {
+            let i = left.trailing_zeros() as usize;
+            left &= left - 1;
+            if leans[i] & awake != 0 {
+                grown |= 1 << i;
+            }
+        }
+        if grown == awake {
+            return awake & ready;
+        }
+        awake = grown;
+    }
 }
 
 fn for_each_moving<const N: usize, const C: usize>(
@@ -157,10 +190,28 @@ fn overlap(a: &([i32; 3], [i32; 3]), b: &([i32; 3], [i32; 3])) -> bool {
 /// along their centre line, shared by inverse mass (position only: in
 /// Verlet that is also the velocity change). A ragdoll whose bit is clear
 /// in `moving` (asleep at the start of the frame) does not move; a
-/// contact wakes it. Returns the number of pairs pushed.
+/// contact with a ragdoll that moved last frame wakes it, while one that
+/// lay still leans on it as on the world. Returns the number of pairs
+/// pushed.
 pub fn separate_ragdolls<const N: usize, const C: usize>(
     crowd: &mut [Option<Ragdoll<N, C>>],
     moving: u64,
+) -> usize {
+    separate_ragdolls_touching(crowd, moving, &mut [0; MAX_CROWD])
+}
+
+/// [`separate_ragdolls`], also marking in `leans` which ragdolls touched
+/// (bits `j` of `leans[i]` and `i` of `leans[j]`): a ragdoll resting on
+/// others rests on something and may sleep, with them, as one on the
+/// world does. Before, a pile's upper ragdolls never slept, and each
+/// frame they woke the sleepers under them.
+///
+/// # Panics
+/// If `crowd` has more than [`MAX_CROWD`] slots.
+pub fn separate_ragdolls_touching<const N: usize, const C: usize>(
+    crowd: &mut [Option<Ragdoll<N, C>>],
+    moving: u64,
+    leans: &mut [u64; MAX_CROWD],
 ) -> usize {
     let mut pairs = 0;
     // Each ragdoll's bounds once per pass (a push refreshes the pair's
@@ -183,11 +234,14 @@ pub fn separate_ragdolls<const N: usize, const C: usize>(
             let n = separate_pair(a, a_moves, b, b_moves);
             if n > 0 {
                 pairs += n;
-                // A sleeper that was touched moves from the next frame.
-                if !a_moves {
+                leans[i] |= 1 << j;
+                leans[j] |= 1 << i;
+                // A sleeper pushed by a ragdoll that moved last frame
+                // moves from the next; one that lay still only leans.
+                if !a_moves && !b.is_still() {
                     a.wake();
                 }
-                if !b_moves {
+                if !b_moves && !a.is_still() {
                     b.wake();
                 }
                 a.crowd_box = bounds(a);

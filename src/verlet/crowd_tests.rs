@@ -234,3 +234,22 @@ fn started_inside_each_other_they_separate() {
     let r = run(&mut crowd, [0.0; 3], 120);
     check("started 0.15 m apart", &r);
 }
+
+/// A touching group sleeps together or not at all: in a chain 0-1-2 with
+/// 2 restless, 0 and 1 stay awake though ready; 3, ready and touching
+/// only 4 (ready), sleeps with it; 5 touches nothing.
+#[test]
+fn a_group_sleeps_only_when_all_of_it_is_ready() {
+    let mut leans = [0u64; MAX_CROWD];
+    let mut touch = |i: usize, j: usize| {
+        leans[i] |= 1 << j;
+        leans[j] |= 1 << i;
+    };
+    touch(0, 1);
+    touch(1, 2);
+    touch(3, 4);
+    let ready = 0b111011;
+    let restless = 0b000100;
+    assert_eq!(super::kept_awake(restless, ready, &leans), 0b000011);
+    assert_eq!(super::kept_awake(0, ready, &leans), 0);
+}

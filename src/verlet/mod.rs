@@ -69,7 +69,8 @@ pub use constraints::{
     Constraints, Link, RelaxStats, APPROX_MAX_LENGTH, DEFAULT_APPROX_WINDOW, POSITION_LIMIT,
 };
 pub use crowd::{
-    separate_ragdolls, step_crowd_in_room, step_crowd_in_world, step_crowd_with, MAX_CROWD,
+    separate_ragdolls, separate_ragdolls_touching, step_crowd_in_room, step_crowd_in_world,
+    step_crowd_with, MAX_CROWD,
 };
 pub use def::{ConstraintDef, ConstraintKind, ParticleDef, RagdollDef};
 pub use particles::Particles;

@@ -272,6 +272,14 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
     /// rest: every previous position set to the current one) after
     /// [`SLEEP_FRAMES`].
     pub(super) fn update_sleep(&mut self, touching: bool, p: &StepParams) {
+        if self.count_still(touching, p) {
+            self.fall_asleep();
+        }
+    }
+
+    /// The count towards sleep of [`Ragdoll::update_sleep`], without the
+    /// sleep: true once it has lain still for [`SLEEP_FRAMES`].
+    pub(super) fn count_still(&mut self, touching: bool, p: &StepParams) -> bool {
         let limit = SLEEP_SPEED
             .div_int(STEPS_PER_SECOND * p.substeps as i32)
             .raw();
@@ -285,10 +293,19 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
         } else {
             0
         };
-        if self.still_frames >= SLEEP_FRAMES {
-            self.asleep = true;
-            self.particles.stop();
-        }
+        self.still_frames >= SLEEP_FRAMES
+    }
+
+    /// Puts it to sleep: every previous position set to the current one.
+    pub(super) fn fall_asleep(&mut self) {
+        self.asleep = true;
+        self.particles.stop();
+    }
+
+    /// True when the last frame found it still and resting on something
+    /// (the count towards sleep has begun), or asleep.
+    pub(super) fn is_still(&self) -> bool {
+        self.asleep || self.still_frames > 0
     }
 
     /// True while asleep (see [`SLEEP_SPEED`]).

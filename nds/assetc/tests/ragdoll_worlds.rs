@@ -277,7 +277,9 @@ fn crowd_step(
 /// Four ragdolls fall into a pile in the arena: every particle stays in
 /// free space every frame, the pile does not interpenetrate (measured:
 /// 27 mm at worst in an impact, 6 mm at rest, for spheres of 50-120 mm),
-/// and it comes to rest.
+/// and it comes to rest and sleeps, as a whole, within 3 s of landing
+/// (they land by frame 60). Before its ragdolls counted a rest on each
+/// other as a rest, and slept together, it never slept.
 #[test]
 fn crowd_pile_stays_apart_in_the_world_and_settles() {
     let w = world("arena");
@@ -324,6 +326,10 @@ fn crowd_pile_stays_apart_in_the_world_and_settles() {
     let rest = deepest_crowd_overlap(&crowd);
     assert!(rest < 0.01, "at rest they overlap {:.1} mm", rest * 1000.0);
     assert!(speed < 0.05, "the pile still moves at {speed:.3} m/s");
+    assert!(
+        asleep_at.is_some_and(|f| f < 60 + 180),
+        "the pile did not sleep within 3 s of landing: {asleep_at:?}"
+    );
 }
 
 /// The same drop without ragdoll-vs-ragdoll contacts: the ragdolls fall
