@@ -190,8 +190,9 @@ fn overlap(a: &([i32; 3], [i32; 3]), b: &([i32; 3], [i32; 3])) -> bool {
 /// along their centre line, shared by inverse mass (position only: in
 /// Verlet that is also the velocity change). A ragdoll whose bit is clear
 /// in `moving` (asleep at the start of the frame) does not move; a
-/// contact with a ragdoll that moved last frame wakes it, while one that
-/// lay still leans on it as on the world. Returns the number of pairs
+/// contact with a ragdoll that moved last frame wakes it (as still, so
+/// that it wakes others only once it moves itself), while one that lay
+/// still leans on it as on the world. Returns the number of pairs
 /// pushed.
 pub fn separate_ragdolls<const N: usize, const C: usize>(
     crowd: &mut [Option<Ragdoll<N, C>>],
@@ -239,10 +240,10 @@ pub fn separate_ragdolls_touching<const N: usize, const C: usize>(
                 // A sleeper pushed by a ragdoll that moved last frame
                 // moves from the next; one that lay still only leans.
                 if !a_moves && !b.is_still() {
-                    a.wake();
+                    a.wake_touched();
                 }
                 if !b_moves && !a.is_still() {
-                    b.wake();
+                    b.wake_touched();
                 }
                 a.crowd_box = bounds(a);
                 b.crowd_box = bounds(b);

@@ -253,3 +253,20 @@ fn a_group_sleeps_only_when_all_of_it_is_ready() {
     assert_eq!(super::kept_awake(restless, ready, &leans), 0b000011);
     assert_eq!(super::kept_awake(0, ready, &leans), 0);
 }
+
+/// A sleeper woken by another ragdoll's push counts as still until it
+/// moves itself (it wakes no neighbours of its own yet); one woken from
+/// outside (a push, a pin) does not; and an awake ragdoll is not reset.
+#[test]
+fn a_sleeper_pushed_awake_counts_as_still_until_it_moves() {
+    let mut r: Ragdoll = Ragdoll::new(&HUMANOID, crate::fx::Vec3::ZERO);
+    r.fall_asleep();
+    assert!(r.is_asleep() && r.is_still());
+    r.wake_touched();
+    assert!(!r.is_asleep() && r.is_still());
+    r.fall_asleep();
+    r.wake();
+    assert!(!r.is_asleep() && !r.is_still());
+    r.wake_touched();
+    assert!(!r.is_still(), "waking an awake ragdoll changed its count");
+}
