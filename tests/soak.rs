@@ -58,13 +58,13 @@ fn the_checks_can_fail() {
 /// Regression guard: the hash of the ROM's short soak (`soak_short`:
 /// 5000 frames from seed 1, `soak()` in `nds/arm9/build.rs`). Derivation:
 /// `soak(5000, 1)` on the host (since ragdolls resting on each other sleep
-/// as a group), printed by
+/// as a group, and only a fast push wakes a sleeper), printed by
 /// `the_short_soak_matches_its_committed_hash` with `--nocapture`. The
 /// ROM compares the DS's soak with the host's build-time value; this
 /// constant ties that value to a fixed number, so that a change to the
 /// crowd, the stylus kicks or the Verlet step shows here even when host
 /// and ROM change together.
-const SOAK_5000_SEED1: u32 = 0x5ea6_53a2;
+const SOAK_5000_SEED1: u32 = 0x4924_bb62;
 
 #[test]
 fn the_short_soak_matches_its_committed_hash() {

@@ -190,10 +190,10 @@ fn overlap(a: &([i32; 3], [i32; 3]), b: &([i32; 3], [i32; 3])) -> bool {
 /// along their centre line, shared by inverse mass (position only: in
 /// Verlet that is also the velocity change). A ragdoll whose bit is clear
 /// in `moving` (asleep at the start of the frame) does not move; a
-/// contact with a ragdoll that moved last frame wakes it (as still, so
-/// that it wakes others only once it moves itself), while one that lay
-/// still leans on it as on the world. Returns the number of pairs
-/// pushed.
+/// contact with a ragdoll that moved faster than [`super::WAKE_SPEED`]
+/// last frame wakes it (as still, so that it wakes others only once it
+/// moves that fast itself), while a slower one leans on it as on the
+/// world. Returns the number of pairs pushed.
 pub fn separate_ragdolls<const N: usize, const C: usize>(
     crowd: &mut [Option<Ragdoll<N, C>>],
     moving: u64,
@@ -237,12 +237,12 @@ pub fn separate_ragdolls_touching<const N: usize, const C: usize>(
                 pairs += n;
                 leans[i] |= 1 << j;
                 leans[j] |= 1 << i;
-                // A sleeper pushed by a ragdoll that moved last frame
-                // moves from the next; one that lay still only leans.
-                if !a_moves && !b.is_still() {
+                // A sleeper pushed by a ragdoll that moved fast last
+                // frame moves from the next; a slower one only leans.
+                if !a_moves && b.is_shoving() {
                     a.wake_touched();
                 }
-                if !b_moves && !a.is_still() {
+                if !b_moves && a.is_shoving() {
                     b.wake_touched();
                 }
                 a.crowd_box = bounds(a);

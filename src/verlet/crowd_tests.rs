@@ -254,19 +254,23 @@ fn a_group_sleeps_only_when_all_of_it_is_ready() {
     assert_eq!(super::kept_awake(0, ready, &leans), 0);
 }
 
-/// A sleeper woken by another ragdoll's push counts as still until it
-/// moves itself (it wakes no neighbours of its own yet); one woken from
-/// outside (a push, a pin) does not; and an awake ragdoll is not reset.
+/// A sleeper woken by another ragdoll's push counts as still, and wakes
+/// no sleepers of its own, until it moves itself; one woken from outside
+/// (a push, a pin) wakes those it pushes at once; and waking an awake
+/// ragdoll changes nothing.
 #[test]
 fn a_sleeper_pushed_awake_counts_as_still_until_it_moves() {
     let mut r: Ragdoll = Ragdoll::new(&HUMANOID, crate::fx::Vec3::ZERO);
     r.fall_asleep();
-    assert!(r.is_asleep() && r.is_still());
+    assert!(r.is_asleep() && r.is_still() && !r.is_shoving());
     r.wake_touched();
-    assert!(!r.is_asleep() && r.is_still());
+    assert!(!r.is_asleep() && r.is_still() && !r.is_shoving());
     r.fall_asleep();
     r.wake();
-    assert!(!r.is_asleep() && !r.is_still());
+    assert!(!r.is_asleep() && !r.is_still() && r.is_shoving());
     r.wake_touched();
-    assert!(!r.is_still(), "waking an awake ragdoll changed its count");
+    assert!(
+        !r.is_still() && r.is_shoving(),
+        "waking an awake ragdoll changed it"
+    );
 }

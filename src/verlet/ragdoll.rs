@@ -41,6 +41,8 @@ pub struct Ragdoll<const N: usize = 16, const C: usize = 40> {
     /// Frames in a row that the ragdoll touched the world and no particle
     /// moved faster than [`SLEEP_SPEED`].
     still_frames: u8,
+    /// Some particle moved faster than [`WAKE_SPEED`] in the last frame.
+    shoving: bool,
     /// Asleep: [`Ragdoll::step_in_world`] leaves it as it is.
     asleep: bool,
     /// Raw FX1 bounds (particles and radii) as the crowd's pair test last
@@ -55,6 +57,11 @@ pub struct Ragdoll<const N: usize = 16, const C: usize = 40> {
 /// trembling at up to 0.06 m/s (`cargo test -p assetc --test
 /// ragdoll_worlds`); sleeping stops that and saves the frame's work.
 pub const SLEEP_SPEED: Fx1 = crate::fx!(0.1);
+
+/// A ragdoll wakes a sleeper it pushes only while some particle of it
+/// moves faster than this (m/s, per axis): a pile shaken by a landing
+/// wakes where the landing moves it, not all through.
+pub const WAKE_SPEED: Fx1 = crate::fx!(0.5);
 
 /// See [`SLEEP_SPEED`]: 0.75 s.
 pub const SLEEP_FRAMES: u8 = 45;
@@ -71,6 +78,7 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
         drift: Vec3::new(Fx2::ZERO, Fx2::ZERO, Fx2::ZERO),
         any_pinned: false,
         still_frames: 0,
+        shoving: true,
         asleep: false,
         crowd_box: ([i32::MAX; 3], [i32::MIN; 3]),
     };
@@ -284,6 +292,13 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
             .div_int(STEPS_PER_SECOND * p.substeps as i32)
             .raw();
         let (x, xp) = (self.particles.positions(), self.particles.prev_positions());
+        let fast = WAKE_SPEED
+            .div_int(STEPS_PER_SECOND * p.substeps as i32)
+            .raw();
+        self.shoving = x
+            .iter()
+            .zip(xp)
+            .any(|(a, b)| (*a - *b).raw().iter().any(|c| c.abs() > fast));
         let still = touching
             && x.iter()
                 .zip(xp)
@@ -304,6 +319,7 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
 
     /// True when the last frame found it still and resting on something
     /// (the count towards sleep has begun), or asleep.
+    #[cfg(test)]
     pub(super) fn is_still(&self) -> bool {
         self.asleep || self.still_frames > 0
     }
@@ -317,6 +333,14 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
     pub fn wake(&mut self) {
         self.asleep = false;
         self.still_frames = 0;
+        self.shoving = true;
+    }
+
+    /// True when it moved fast enough last frame to wake a sleeper it
+    /// pushes ([`WAKE_SPEED`]); a ragdoll woken from outside counts as
+    /// that fast until its next frame says otherwise.
+    pub(super) fn is_shoving(&self) -> bool {
+        !self.asleep && self.shoving
     }
 
     /// Wakes a sleeper that another ragdoll pushed: awake, but still
@@ -331,6 +355,7 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
         if self.asleep {
             self.asleep = false;
             self.still_frames = 1;
+            self.shoving = false;
         }
     }
 
