@@ -92,12 +92,17 @@ fn step_crowd<T: PhaseTimer, const N: usize, const C: usize>(
     let p = StepParams::new(settings);
     let mut pairs = 0;
     timed(timer, StepPhase::Physics, |t| {
-        // Bit i: ragdoll i was awake at the start of the frame and moves.
-        let mut moving = 0u64;
+        // Bit i: ragdoll i was awake at the start of the frame and moves;
+        // in `asleep`, it was asleep.
+        let (mut moving, mut asleep) = (0u64, 0u64);
         for (i, slot) in crowd.iter_mut().enumerate() {
-            if let Some(r) = slot.as_mut().filter(|r| !r.is_asleep()) {
-                r.begin_frame(settings);
-                moving |= 1 << i;
+            match slot.as_mut() {
+                Some(r) if !r.is_asleep() => {
+                    r.begin_frame(settings);
+                    moving |= 1 << i;
+                }
+                Some(_) => asleep |= 1 << i,
+                None => {}
             }
         }
         let mut touching = 0u64;
@@ -117,41 +122,42 @@ fn step_crowd<T: PhaseTimer, const N: usize, const C: usize>(
                 r.relax_after_collision(settings, &p, t)
             });
         }
-        // Resting on another ragdoll is resting on something.
-        for (i, l) in leans.iter().enumerate().take(crowd.len()) {
-            touching |= ((*l != 0) as u64) << i;
-        }
+        // Resting on a ragdoll that rests on the world, or on a sleeper,
+        // is resting on something; a group touching only itself is not
+        // (in free space it would have slept where it floated).
+        let resting = spread(touching | asleep, moving, &leans) & moving;
         let mut ready = 0u64;
         for_each_moving(crowd, moving, |i, r| {
-            ready |= (r.count_still(touching >> i & 1 != 0, &p) as u64) << i;
+            ready |= (r.count_still(resting >> i & 1 != 0, &p) as u64) << i;
         });
-        let sleepers = ready & !kept_awake(moving & !ready, ready, &leans);
+        // A touching group sleeps together or not at all: a ragdoll that
+        // fell asleep alone became immovable under the others, whose
+        // pushes jumped, which woke it again the next frame (the arena's
+        // pile of four never slept).
+        let sleepers = ready & !spread(moving & !ready, ready, &leans);
         for_each_moving(crowd, sleepers, |_, r| r.fall_asleep());
     });
     pairs
 }
 
-/// The ragdolls of `ready` that must stay awake: those that touch, through
-/// ragdolls that touch each other, one of `restless`. A touching group
-/// sleeps together or not at all: a ragdoll that fell asleep alone
-/// became immovable under the others, whose pushes jumped, which woke it
-/// again the next frame (the arena's pile of four never slept).
-fn kept_awake(restless: u64, ready: u64, leans: &[u64; MAX_CROWD]) -> u64 {
-    let mut awake = restless;
+/// `from`, with every ragdoll of `through` joined to it by a chain of
+/// ragdolls of `through` that touched (`leans`).
+fn spread(from: u64, through: u64, leans: &[u64; MAX_CROWD]) -> u64 {
+    let mut set = from;
     loop {
-        let mut grown = awake;
-        let mut left = ready & !awake;
+        let mut grown = set;
+        let mut left = through & !set;
         while left != 0 {
             let i = left.trailing_zeros() as usize;
             left &= left - 1;
-            if leans[i] & awake != 0 {
+            if leans[i] & set != 0 {
                 grown |= 1 << i;
             }
         }
-        if grown == awake {
-            return awake & ready;
+        if grown == set {
+            return set;
         }
-        awake = grown;
+        set = grown;
     }
 }
 
@@ -203,9 +209,9 @@ pub fn separate_ragdolls<const N: usize, const C: usize>(
 
 /// [`separate_ragdolls`], also marking in `leans` which ragdolls touched
 /// (bits `j` of `leans[i]` and `i` of `leans[j]`): a ragdoll resting on
-/// others rests on something and may sleep, with them, as one on the
-/// world does. Before, a pile's upper ragdolls never slept, and each
-/// frame they woke the sleepers under them.
+/// others that rest on the world rests on something and may sleep, with
+/// them, as one on the world does. Before, a pile's upper ragdolls never
+/// slept, and each frame they woke the sleepers under them.
 ///
 /// # Panics
 /// If `crowd` has more than [`MAX_CROWD`] slots.

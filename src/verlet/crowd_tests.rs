@@ -250,8 +250,35 @@ fn a_group_sleeps_only_when_all_of_it_is_ready() {
     touch(3, 4);
     let ready = 0b111011;
     let restless = 0b000100;
-    assert_eq!(super::kept_awake(restless, ready, &leans), 0b000011);
-    assert_eq!(super::kept_awake(0, ready, &leans), 0);
+    let kept_awake = |restless| super::spread(restless, ready, &leans) & ready;
+    assert_eq!(kept_awake(restless), 0b000011);
+    assert_eq!(kept_awake(0), 0);
+}
+
+/// Two ragdolls pulled together in space (gravity towards a point
+/// between them, no world) come to rest pressed against each other, and
+/// never sleep: touching only each other, they rest on nothing.
+#[test]
+fn a_pair_touching_only_each_other_never_sleeps() {
+    use crate::fx::{Fx1, Vec3};
+    use crate::verlet::Gravity;
+    let mut crowd: [Option<Ragdoll>; 2] = [None, None];
+    for (k, slot) in crowd.iter_mut().enumerate() {
+        let x = Fx1::from_raw(1200) * (2 * k as i32 - 1);
+        *slot = Some(Ragdoll::new(&HUMANOID, Vec3::new(x, Fx1::ZERO, Fx1::ZERO)));
+    }
+    let settings = Settings {
+        gravity: Gravity::TowardsPoint(Vec3::new(Fx1::ZERO, crate::fx!(0.9), Fx1::ZERO)),
+        damping: crate::fx!(0.9),
+        ..Settings::DEFAULT
+    };
+    let (mut touched, mut slept) = (0, false);
+    for _ in 0..900 {
+        touched += step_crowd_with(&mut crowd, &settings, |_, _, _, _| {}, &mut Untimed);
+        slept |= crowd.iter().flatten().any(|r| r.is_asleep());
+    }
+    assert!(touched > 0, "the pair never touched");
+    assert!(!slept, "a pair touching only itself fell asleep");
 }
 
 /// A sleeper woken by another ragdoll's push counts as still, and wakes
