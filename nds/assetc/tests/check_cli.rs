@@ -28,10 +28,29 @@ fn copy(tmp: &Path, from: &str, to: &str) -> PathBuf {
     dst
 }
 
-fn tmp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("assetc-check-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A scratch folder removed when the test ends, pass or fail: a CI
+/// machine's disk is shared, and every run used to leave two behind.
+struct TmpDir(PathBuf);
+
+impl TmpDir {
+    fn new(name: &str) -> Self {
+        let d = std::env::temp_dir().join(format!("assetc-check-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        TmpDir(d)
+    }
+}
+
+impl std::ops::Deref for TmpDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TmpDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 #[test]
@@ -53,7 +72,7 @@ fn the_readme_commands_are_the_ones_tested() {
 
 #[test]
 fn a_copied_world_checks_out_and_a_ragdoll_lands_on_it() {
-    let tmp = tmp_dir("world");
+    let tmp = TmpDir::new("world");
     let world = copy(&tmp, "assets/worlds/slope_corner.obj", "my_world.obj");
     let (ok, out) = check(&world);
     assert!(ok, "{out}");
@@ -71,7 +90,7 @@ fn a_copied_world_checks_out_and_a_ragdoll_lands_on_it() {
 
 #[test]
 fn a_copied_ragdoll_checks_out_and_a_broken_one_names_its_field() {
-    let tmp = tmp_dir("ragdoll");
+    let tmp = TmpDir::new("ragdoll");
     let rag = copy(
         &tmp,
         "assets/ragdolls/humanoid.ragdoll",
