@@ -15,7 +15,7 @@ mod stylus;
 mod touch_camera;
 
 use crate::clock::{publish, BusClock, Profiler};
-use crate::hw::gx_dma::Transfer;
+use crate::hw::gx_dma::{self, Transfer};
 use crate::hw::once::TakeOnce;
 use crate::hw::timer::{self, cycles_to_us, FRAME_CYCLES};
 use crate::hw::video::{rgb, Screen, Surface};
@@ -39,6 +39,8 @@ use touch_camera::TouchCamera;
 static SIM: TakeOnce<Sim> = TakeOnce::new(Sim::new());
 /// The world's display list, rebuilt at each scene reset (32 KiB).
 static WORLD_LIST: TakeOnce<DisplayList> = TakeOnce::new(DisplayList::new());
+/// The rigid bodies' display list, refreshed every frame (16 KiB).
+static BODY_LIST: TakeOnce<bodies::BoxList> = TakeOnce::new(bodies::BoxList::new());
 /// The bottom screen's text cells (4 KB, main RAM).
 static TEXT_GRID: TakeOnce<crate::console::TextGrid> =
     TakeOnce::new(crate::console::TextGrid::new());
@@ -117,6 +119,7 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
     gx::init_top_screen();
     let sim = SIM.take().expect("scene memory");
     let world_list = WORLD_LIST.take().expect("world display list");
+    let body_list = BODY_LIST.take().expect("body display list");
 
     let mut prof = Profiler::new(BusClock);
     let frame = prof.phase("frame");
@@ -233,7 +236,7 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
             }
             // The world's DMA runs on while the console is drawn.
             let world_dma = p.time(render_phase, |p| {
-                draw_top(&d, sim, world_list, &mut budget, p, &rp)
+                draw_top(&d, sim, world_list, body_list, &mut budget, p, &rp)
             });
             busy = timer::cycles().wrapping_sub(start);
             p.time(console, |p| {
@@ -364,12 +367,15 @@ struct RenderPhases {
     gx_wait: PhaseId,
 }
 
-/// Submits the top screen: the characters, the grab marker, then the
-/// world's display list by DMA, which is still running when this returns.
+/// Submits the top screen: the characters and the markers, then the
+/// world's display list by DMA; while it runs, builds the rigid bodies'
+/// list, which follows it. The last DMA is still running when this
+/// returns.
 fn draw_top<'a>(
     d: &Demo,
     sim: &Sim,
     world_list: &'a DisplayList,
+    body_list: &'a mut bodies::BoxList,
     budget: &mut PolyBudget,
     p: &mut Profiler,
     rp: &RenderPhases,
@@ -413,7 +419,6 @@ fn draw_top<'a>(
                 budget,
             );
         }
-        bodies::draw(sim.bodies(), &BOX_PALETTE, d.mode, budget);
         if sim.rigid == scenes::Rigid::Mine {
             let goal = sim.mine.goal;
             ragdoll::marker(goal, fx!(0.1), GOAL_MARK, budget);
@@ -422,7 +427,10 @@ fn draw_top<'a>(
             ragdoll::marker(p, fx!(0.08), GRAB_MARK, budget);
         }
     });
-    p.time(rp.world, |_| {
+    let world_dma = p.time(rp.world, |_| {
+        // The characters' matrices were pushed and popped; load the view
+        // again all the same, so the world never depends on them.
+        render::load_view(&d.cam);
         if !world_drawn {
             return None;
         }
@@ -430,11 +438,19 @@ fn draw_top<'a>(
             DrawMode::Constraints => DrawMode::Wireframe,
             m => m,
         };
-        // The characters' matrices were pushed and popped; load the view
-        // again all the same, so the world never depends on them.
-        render::load_view(&d.cam);
         world::submit(world_list, world_mode)
-    })
+    });
+    p.time(rp.bodies, |_| {
+        bodies::build(sim.bodies(), &BOX_PALETTE, d.mode, budget, body_list);
+    });
+    let body_list: &'a bodies::BoxList = body_list;
+    if body_list.words().is_empty() {
+        return world_dma;
+    }
+    // One DMA at a time: the bodies' list follows the world's (it was
+    // built while the world's ran).
+    p.time(rp.world, |_| drop(world_dma));
+    p.time(rp.world, |_| gx_dma::send_cleaned(body_list.words()))
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -183,8 +183,30 @@ pub fn light0(direction: u32, bgr555: u16) {
 /// Polygon attributes for lit polygons (light 0, front faces only):
 /// `alpha` 31 is solid, 0 is wireframe.
 pub fn polygon_attr_lit(alpha: u8, id: u8) {
+    POLYGON_ATTR.write(attr_bits_lit(alpha, id));
+}
+
+/// POLYGON_ATTR's word for [`polygon_attr_lit`], for a display list.
+pub const fn attr_bits_lit(alpha: u8, id: u8) -> u32 {
     // Bit 0: light 0 enabled.
-    POLYGON_ATTR.write(attr_bits(alpha, false, id) | 1);
+    attr_bits(alpha, false, id) | 1
+}
+
+/// Command numbers for packed display lists: a port's offset from
+/// 0x04000400, in words (GBATEK "DS 3D Geometry Commands").
+pub mod op {
+    pub const MTX_PUSH: u32 = 0x11;
+    pub const MTX_POP: u32 = 0x12;
+    pub const MTX_MULT_4X3: u32 = 0x19;
+    pub const MTX_SCALE: u32 = 0x1B;
+    pub const NORMAL: u32 = 0x21;
+    pub const VTX_10: u32 = 0x24;
+    pub const POLYGON_ATTR: u32 = 0x29;
+    pub const DIF_AMB: u32 = 0x30;
+    pub const SPE_EMI: u32 = 0x31;
+    pub const LIGHT_VECTOR: u32 = 0x32;
+    pub const LIGHT_COLOR: u32 = 0x33;
+    pub const BEGIN_VTXS: u32 = 0x40;
 }
 
 /// Powers the geometry engine alone (no rendering, no display change):
@@ -217,7 +239,7 @@ pub fn polygon_attr(alpha: u8, both_sides: bool, id: u8) {
 }
 
 /// POLYGON_ATTR's word for [`polygon_attr`], no light enabled.
-fn attr_bits(alpha: u8, both_sides: bool, id: u8) -> u32 {
+const fn attr_bits(alpha: u8, both_sides: bool, id: u8) -> u32 {
     let faces = if both_sides { 3 << 6 } else { 1 << 7 };
     // Bit 12: keep polygons that cross the far plane (clipped, not hidden).
     faces | 1 << 12 | ((alpha as u32 & 31) << 16) | ((id as u32 & 63) << 24)

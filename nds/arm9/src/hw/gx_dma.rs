@@ -58,6 +58,24 @@ pub fn send(words: &[u32]) -> Option<Transfer<'_>> {
     if words.is_empty() {
         return None;
     }
+    clean(words);
+    send_cleaned(words)
+}
+
+/// Writes the CPU's changes to `words` back to main RAM, where the DMA of
+/// [`send_cleaned`] reads them.
+pub fn clean(words: &[u32]) {
+    clean_dcache(words.as_ptr() as usize, words.len() * 4);
+}
+
+/// [`send`] for a list whose changed words were passed to [`clean`]
+/// since the CPU wrote them: a list that is mostly the same from frame
+/// to frame cleans only what changed (each line cleaned cost DeSmuME
+/// about 60 cycles). Words not cleaned go out as main RAM holds them.
+pub fn send_cleaned(words: &[u32]) -> Option<Transfer<'_>> {
+    if words.is_empty() {
+        return None;
+    }
     assert!(
         words.len() <= MAX_WORDS,
         "display list too long for one DMA"
@@ -65,7 +83,6 @@ pub fn send(words: &[u32]) -> Option<Transfer<'_>> {
     // A transfer left running would interleave with this one: wait it out.
     while DMA0CNT.read() & ENABLE != 0 {}
     let start = words.as_ptr() as usize;
-    clean_dcache(start, words.len() * 4);
     DMA0SAD.write(start as u32);
     DMA0DAD.write(GXFIFO);
     DMA0CNT.write(words.len() as u32 | FIFO_MODE);

@@ -9,6 +9,37 @@ const LIGHT: [i64; 3] = [1636, 3273, 1841];
 /// Brightness of a face turned away from the light, of 256.
 const AMBIENT: i64 = 90;
 
+/// The same light for the geometry engine's light 0: its direction of
+/// travel (the reverse of [`LIGHT`]) as three 1.9 fields, as
+/// LIGHT_VECTOR and NORMAL take them.
+pub const LIGHT_TRAVEL: u32 = field10(-204) | field10(-409) << 10 | field10(-230) << 20;
+
+/// A 1.9 component as a 10-bit field.
+pub const fn field10(x: i32) -> u32 {
+    x as u32 & 0x3FF
+}
+
+/// DIF_AMB's word for `base` lit by the hardware as [`lit`] lights it on
+/// the CPU: ambient `AMBIENT / 256` of it, and the rest diffuse. Under a
+/// white light 0 the engine gives `(dif * dot + amb) * 31 / 32` a channel
+/// (melonDS's `CalculateLighting`), within a step of [`shade`]'s 5 bits.
+pub const fn material(base: Rgb) -> u32 {
+    const fn part(c: u8, k: i64) -> u8 {
+        ((c as i64 * k) >> 8) as u8
+    }
+    let dif = rgb(
+        part(base.0, 256 - AMBIENT),
+        part(base.1, 256 - AMBIENT),
+        part(base.2, 256 - AMBIENT),
+    );
+    let amb = rgb(
+        part(base.0, AMBIENT),
+        part(base.1, AMBIENT),
+        part(base.2, AMBIENT),
+    );
+    (dif & 0x7FFF) as u32 | ((amb & 0x7FFF) as u32) << 16
+}
+
 /// An 8-bit RGB colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rgb(pub u8, pub u8, pub u8);

@@ -25,15 +25,7 @@ use mesh::{
     SKINNED_HUMANOID, SKINNED_HUMANOID_JOINTS, SKINNED_HUMANOID_TRIANGLES, SKINNED_HUMANOID_USED,
 };
 
-/// Light 0's direction of travel, in 1.9 fields: down, from the front
-/// right (the reverse of `shade`'s direction towards the light).
-const LIGHT: u32 = field10(-204) | field10(-409) << 10 | field10(-230) << 20;
 const WHITE: u16 = 0x7FFF;
-
-/// A 1.9 component as a 10-bit field.
-const fn field10(x: i32) -> u32 {
-    x as u32 & 0x3FF
-}
 
 /// What poses the palette: the character's skeleton, local pose,
 /// placement and model matrices, and which joints' model matrices are
@@ -91,7 +83,7 @@ pub fn draw(pose: &PalettePose, mode: DrawMode, budget: &mut PolyBudget) {
     load_palette(pose);
     // Sent with the camera's rotation current, so the light is fixed in
     // the world.
-    gx::light0(LIGHT, WHITE);
+    gx::light0(super::shade::LIGHT_TRAVEL, WHITE);
     gx::polygon_attr_lit(mode.solid_alpha(), ID_BODY);
     if let Some(t) = gx_dma::send(&SKINNED_HUMANOID) {
         t.wait();
