@@ -47,7 +47,10 @@ fn main() {
             if f < 180 {
                 window_rows += w.rows.len();
             }
-            let n_awake = w.bodies()[first..].iter().filter(|b| !b.is_asleep()).count();
+            let n_awake = w.bodies()[first..]
+                .iter()
+                .filter(|b| !b.is_asleep())
+                .count();
             most_awake = most_awake.max(n_awake);
             let awake = n_awake > 0;
             match (awake, asleep_at) {

@@ -19,12 +19,30 @@ use dsphys::rigid::Body;
 /// each with its outward normal (1.9 fields; +1 is 511, the largest),
 /// `+x, -x, +y, -y, +z, -z`.
 const FACES: [([u32; 4], [i32; 3]); 6] = [
-    (quad([[P, -P, -P], [P, P, -P], [P, P, P], [P, -P, P]]), [511, 0, 0]),
-    (quad([[-P, -P, -P], [-P, -P, P], [-P, P, P], [-P, P, -P]]), [-512, 0, 0]),
-    (quad([[-P, P, -P], [-P, P, P], [P, P, P], [P, P, -P]]), [0, 511, 0]),
-    (quad([[-P, -P, -P], [P, -P, -P], [P, -P, P], [-P, -P, P]]), [0, -512, 0]),
-    (quad([[-P, -P, P], [P, -P, P], [P, P, P], [-P, P, P]]), [0, 0, 511]),
-    (quad([[-P, -P, -P], [-P, P, -P], [P, P, -P], [P, -P, -P]]), [0, 0, -512]),
+    (
+        quad([[P, -P, -P], [P, P, -P], [P, P, P], [P, -P, P]]),
+        [511, 0, 0],
+    ),
+    (
+        quad([[-P, -P, -P], [-P, -P, P], [-P, P, P], [-P, P, -P]]),
+        [-512, 0, 0],
+    ),
+    (
+        quad([[-P, P, -P], [-P, P, P], [P, P, P], [P, P, -P]]),
+        [0, 511, 0],
+    ),
+    (
+        quad([[-P, -P, -P], [P, -P, -P], [P, -P, P], [-P, -P, P]]),
+        [0, -512, 0],
+    ),
+    (
+        quad([[-P, -P, P], [P, -P, P], [P, P, P], [-P, P, P]]),
+        [0, 0, 511],
+    ),
+    (
+        quad([[-P, -P, -P], [-P, P, -P], [P, P, -P], [P, -P, -P]]),
+        [0, 0, -512],
+    ),
 ];
 
 /// The faces a box sends: all six, from the template (the hardware culls

@@ -60,19 +60,6 @@ pub fn lit(base: Rgb, n: [i32; 3], frac: u32) -> u16 {
     shade(base, towards_light(n) >> frac)
 }
 
-/// `(lit(base, n, frac), lit(base, -n, frac))` from one dot product: of
-/// two opposite faces at most one is turned towards the light, and the
-/// other gets `ambient` (`lit` of a face turned away, the same for every
-/// such face of one colour).
-pub fn lit_opposite(base: Rgb, n: [i32; 3], frac: u32, ambient: u16) -> (u16, u16) {
-    let x = towards_light(n);
-    if x > 0 {
-        (shade(base, x >> frac), ambient)
-    } else {
-        (ambient, shade(base, (-x) >> frac))
-    }
-}
-
 /// `base` at `dot`, the face normal's dot product with the light (FX1
 /// raw: 4096 facing it; the ambient term alone at 0 and below).
 fn shade(base: Rgb, dot: i64) -> u16 {
