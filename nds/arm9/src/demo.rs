@@ -22,13 +22,14 @@ use crate::hw::video::{rgb, Screen, Surface};
 use crate::hw::{arm7_input, gx, keys};
 use crate::physics::{step_crowd, step_crowd_in_room, PhysicsPhases};
 use crate::render::display_list::DisplayList;
+use crate::render::lit_list::LitList;
 use crate::render::shade::Rgb;
 use crate::render::world::Shape;
 use crate::render::{self, bodies, ragdoll, skinned, world, DrawMode, PolyBudget};
 use crate::scenes::{self, FrameStats, Sim, SCENES};
 use controls::Controls;
 use dsphys::fx;
-use dsphys::fx::{Fx1, Vec3};
+use dsphys::fx::{Fx1, Fx2, Vec3};
 use dsphys::verlet::Gravity;
 use live::Live;
 use mailbox::Mailbox;
@@ -39,8 +40,9 @@ use touch_camera::TouchCamera;
 static SIM: TakeOnce<Sim> = TakeOnce::new(Sim::new());
 /// The world's display list, rebuilt at each scene reset (32 KiB).
 static WORLD_LIST: TakeOnce<DisplayList> = TakeOnce::new(DisplayList::new());
-/// The rigid bodies' display list, refreshed every frame (16 KiB).
-static BODY_LIST: TakeOnce<bodies::BoxList> = TakeOnce::new(bodies::BoxList::new());
+/// The lit boxes' display list (rigid bodies and ragdoll bones), refreshed
+/// every frame (86 KiB).
+static LIT_LIST: TakeOnce<LitList> = TakeOnce::new(LitList::new());
 /// The bottom screen's text cells (4 KB, main RAM).
 static TEXT_GRID: TakeOnce<crate::console::TextGrid> =
     TakeOnce::new(crate::console::TextGrid::new());
@@ -119,7 +121,7 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
     gx::init_top_screen();
     let sim = SIM.take().expect("scene memory");
     let world_list = WORLD_LIST.take().expect("world display list");
-    let body_list = BODY_LIST.take().expect("body display list");
+    let lit_list = LIT_LIST.take().expect("lit display list");
 
     let mut prof = Profiler::new(BusClock);
     let frame = prof.phase("frame");
@@ -236,7 +238,7 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
             }
             // The world's DMA runs on while the console is drawn.
             let world_dma = p.time(render_phase, |p| {
-                draw_top(&d, sim, world_list, body_list, &mut budget, p, &rp)
+                draw_top(&d, sim, world_list, lit_list, &mut budget, p, &rp)
             });
             busy = timer::cycles().wrapping_sub(start);
             p.time(console, |p| {
@@ -375,7 +377,7 @@ fn draw_top<'a>(
     d: &Demo,
     sim: &Sim,
     world_list: &'a DisplayList,
-    body_list: &'a mut bodies::BoxList,
+    lit_list: &'a mut LitList,
     budget: &mut PolyBudget,
     p: &mut Profiler,
     rp: &RenderPhases,
@@ -385,6 +387,7 @@ fn draw_top<'a>(
         world::reserve(world_list, budget)
     });
     p.time(rp.bodies, |_| {
+        lit_list.begin(d.mode.solid_alpha());
         let eye = d.cam.eye();
         let near = |r: &dsphys::verlet::Ragdoll| (eye - r.positions()[0]).length_squared();
         if let (true, Some(c)) = (sim.walker.active, &sim.character) {
@@ -405,18 +408,23 @@ fn draw_top<'a>(
         // The limp character's ragdoll shows through its mesh; its
         // particles and constraints only in the constraints mode.
         let walker = sim.walker.active && d.mode != DrawMode::Constraints;
+        // Each character's rank by distance: how many are nearer.
+        let mut d2 = [Fx2::ZERO; scenes::MAX_RAGDOLLS];
+        for (o, r) in d2.iter_mut().zip(sim.iter()) {
+            *o = near(r);
+        }
+        let d2 = &d2[..sim.count];
         for (i, r) in sim.iter().enumerate().filter(|_| !walker) {
-            // Its rank by distance: how many characters are nearer.
-            let d2 = near(r);
-            let rank = sim.iter().filter(|o| near(o) < d2).count();
+            let rank = d2.iter().filter(|&&o| o < d2[i]).count();
             let detail = ragdoll::detail_for_rank(rank);
             ragdoll::draw(
                 r,
                 PALETTE[i % PALETTE.len()],
-                &d.cam,
+                d2[i],
                 d.mode,
                 detail,
                 budget,
+                lit_list,
             );
         }
         if sim.rigid == scenes::Rigid::Mine {
@@ -441,16 +449,19 @@ fn draw_top<'a>(
         world::submit(world_list, world_mode)
     });
     p.time(rp.bodies, |_| {
-        bodies::build(sim.bodies(), &BOX_PALETTE, d.mode, budget, body_list);
+        bodies::draw(sim.bodies(), &BOX_PALETTE, budget, lit_list);
+        lit_list.finish();
     });
-    let body_list: &'a bodies::BoxList = body_list;
-    if body_list.words().is_empty() {
+    let lit_list: &'a LitList = lit_list;
+    if lit_list.words().is_empty() {
         return world_dma;
     }
-    // One DMA at a time: the bodies' list follows the world's (it was
-    // built while the world's ran).
-    p.time(rp.world, |_| drop(world_dma));
-    p.time(rp.world, |_| gx_dma::send_cleaned(body_list.words()))
+    // One DMA at a time: the lit list follows the world's (its boxes were
+    // added while the world's ran).
+    p.time(rp.world, |_| {
+        drop(world_dma);
+        gx_dma::send_cleaned(lit_list.words())
+    })
 }
 
 #[allow(clippy::too_many_arguments)]

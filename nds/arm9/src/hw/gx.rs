@@ -16,7 +16,6 @@ const DISP3DCNT: Reg<u32> = Reg::at(0x0400_0060);
 const CLEAR_COLOR: Reg<u32> = Reg::at(0x0400_0350);
 const CLEAR_DEPTH: Reg<u16> = Reg::at(0x0400_0354);
 const MTX_MODE: Reg<u32> = Reg::at(0x0400_0440);
-const MTX_PUSH: Reg<u32> = Reg::at(0x0400_0444);
 const MTX_IDENTITY: Reg<u32> = Reg::at(0x0400_0454);
 const MTX_POP: Reg<u32> = Reg::at(0x0400_0448);
 const MTX_STORE: Reg<u32> = Reg::at(0x0400_044C);
@@ -29,7 +28,6 @@ const MTX_MULT_4X3: Reg<u32> = Reg::at(0x0400_0464);
 const MTX_SCALE: Reg<u32> = Reg::at(0x0400_046C);
 const COLOR: Reg<u32> = Reg::at(0x0400_0480);
 const VTX_16: Reg<u32> = Reg::at(0x0400_048C);
-const VTX_10: Reg<u32> = Reg::at(0x0400_0490);
 const POLYGON_ATTR: Reg<u32> = Reg::at(0x0400_04A4);
 const BEGIN_VTXS: Reg<u32> = Reg::at(0x0400_0500);
 const END_VTXS: Reg<u32> = Reg::at(0x0400_0504);
@@ -199,7 +197,9 @@ pub mod op {
     pub const MTX_POP: u32 = 0x12;
     pub const MTX_MULT_4X3: u32 = 0x19;
     pub const MTX_SCALE: u32 = 0x1B;
+    pub const COLOR: u32 = 0x20;
     pub const NORMAL: u32 = 0x21;
+    pub const VTX_16: u32 = 0x23;
     pub const VTX_10: u32 = 0x24;
     pub const POLYGON_ATTR: u32 = 0x29;
     pub const DIF_AMB: u32 = 0x30;
@@ -218,15 +218,6 @@ pub fn power_geometry() {
     reset_matrix_stacks();
 }
 
-pub fn push() {
-    MTX_PUSH.write(0);
-}
-
-/// Pops `n` (1..=31) matrices off the position stack.
-pub fn pop(n: u32) {
-    MTX_POP.write(n & 0x3F);
-}
-
 /// The colour of the vertices that follow (BGR555; bit 15 ignored).
 pub fn color(bgr555: u16) {
     COLOR.write((bgr555 & 0x7FFF) as u32);
@@ -239,7 +230,7 @@ pub fn polygon_attr(alpha: u8, both_sides: bool, id: u8) {
 }
 
 /// POLYGON_ATTR's word for [`polygon_attr`], no light enabled.
-const fn attr_bits(alpha: u8, both_sides: bool, id: u8) -> u32 {
+pub const fn attr_bits(alpha: u8, both_sides: bool, id: u8) -> u32 {
     let faces = if both_sides { 3 << 6 } else { 1 << 7 };
     // Bit 12: keep polygons that cross the far plane (clipped, not hidden).
     faces | 1 << 12 | ((alpha as u32 & 31) << 16) | ((id as u32 & 63) << 24)
@@ -264,10 +255,6 @@ pub fn vertex(x: i16, y: i16, z: i16) {
 /// One vertex in one word: three 10-bit coordinates with 6 fraction
 /// bits (see [`pack10`]); half the FIFO traffic of [`vertex`].
 #[inline]
-pub fn vertex10(packed: u32) {
-    VTX_10.write(packed);
-}
-
 /// A VTX_10 word from coordinates in 1/64 units (-512..511 each).
 pub const fn pack10(x: i16, y: i16, z: i16) -> u32 {
     (x as u32 & 0x3FF) | (y as u32 & 0x3FF) << 10 | (z as u32 & 0x3FF) << 20

@@ -54,10 +54,6 @@ impl<'a> Batch<'a> {
         Batch { budget, granted }
     }
 
-    pub fn quads(budget: &'a mut PolyBudget, alpha: u8, id: u8, want: u32) -> Self {
-        Self::open(budget, Primitive::Quads, alpha, false, id, want)
-    }
-
     /// Lines have no front or back, so they are always drawn.
     pub fn lines(budget: &'a mut PolyBudget, id: u8, want: u32) -> Self {
         Self::open(budget, Primitive::Triangles, 31, true, id, want)
@@ -81,17 +77,6 @@ impl<'a> Batch<'a> {
             vertex(a);
             vertex(b);
             vertex(b);
-        }
-    }
-
-    /// A quad of model-space corners packed for VTX_10 (anticlockwise
-    /// from the front): one word per vertex.
-    pub fn quad_packed(&mut self, v: &[u32; 4], color: u16) {
-        if self.grant() {
-            gx::color(color);
-            for &w in v {
-                gx::vertex10(w);
-            }
         }
     }
 }

@@ -1,20 +1,21 @@
 //! A character as rigid segments: each bone is a box placed by its own
 //! matrix on the GX matrix stack (push, multiply, draw the one unit box,
-//! pop): rigid skinning, as DS games do it. Until the brads land, a bone's
-//! matrix is built from the two particles at its ends; the brads' joint
-//! matrices will take its place unchanged (`bone_matrix` is the seam).
+//! pop; a slot of the frame's [`LitList`], lit by the hardware): rigid
+//! skinning, as DS games do it. Until the brads land, a bone's matrix is
+//! built from the two particles at its ends; the brads' joint matrices
+//! will take its place unchanged (`bone_frame` is the seam).
 //!
 //! Level of detail, chosen by distance and then by what the polygon
 //! budget has left: six faces per bone, four (no end caps), or one line.
 
-use super::prims::{quad, Batch, ID_BODY, ID_OVERLAY, VTX10_ONE as P};
-use super::shade::{lit, Rgb};
-use super::{Camera, DrawMode, PolyBudget, GX_SHIFT};
-use crate::hw::gx;
+use super::lit_list::{LitList, Mesh};
+use super::prims::{Batch, ID_OVERLAY};
+use super::shade::{material, Rgb};
+use super::{to_gx, DrawMode, PolyBudget, GX_SHIFT};
 use crate::hw::video::rgb;
-use dsphys::divsqrt::{div_i32, sqrt_u32};
+use dsphys::anim::rsqrt::unit_fx1;
 use dsphys::fx;
-use dsphys::fx::{Fx1, Vec3};
+use dsphys::fx::{Fx1, Fx2, Vec3};
 use dsphys::verlet::Ragdoll;
 
 /// At most this many bones per character.
@@ -74,98 +75,59 @@ pub fn bones(r: &Ragdoll, out: &mut [(u8, u8); MAX_BONES]) -> usize {
     n
 }
 
-/// `v / |v|` for a vector shorter than 8 m, in the 32-bit modes of the
-/// square-root unit and divider (13 + 18 bus cycles, against 47 + 34 for
-/// the engine's 64-bit `try_normalise`). Good to about 2^-11: plenty for
-/// drawing, which needs no bit-exactness. `None` below 1 mm.
-fn unit32(v: Vec3) -> Option<Vec3> {
-    let [x, y, z] = v.raw().map(|c| c.clamp(-(1 << 15), 1 << 15) as i64);
-    let len2 = (x * x + y * y + z * z) as u32; // < 3 * 2^30
-    let len = sqrt_u32(len2) as i32; // FX1 raw
+/// `v / |v|` (FX1) and `|v|` (FX1 raw) for a vector within 128 m, with
+/// the engine's table reciprocal square root (no divider or square-root
+/// unit: in DeSmuME each of those cost about 9 us a bone in register
+/// writes and polls, `anim::rsqrt`). `None` below 1 mm.
+fn unit_and_length(v: Vec3) -> Option<(Vec3, i32)> {
+    let c = v.raw().map(|c| c.clamp(-(1 << 19), 1 << 19));
+    let [x, y, z] = unit_fx1(c)?;
+    // The unit's components are within a step of exact: the length along
+    // it is within a few steps of |v| (< 2^20 m * 2^12).
+    let len = ((x as i64 * c[0] as i64 + y as i64 * c[1] as i64 + z as i64 * c[2] as i64) >> 12) as i32;
     if len < 4 {
         return None;
     }
-    let inv = div_i32(1 << 24, len); // 1/len, FX1 raw
-    Some(Vec3::from_raw(
-        ((x * inv as i64) >> 12) as i32,
-        ((y * inv as i64) >> 12) as i32,
-        ((z * inv as i64) >> 12) as i32,
-    ))
+    Some((Vec3::from_raw(x, y, z), len))
 }
 
-/// A bone's frame: the unit box (x, y in -1..1, z in 0..1) stretched to a
-/// `half_width` square section from `a` to `b`, in submission units, as
-/// MTX_MULT_4x3 words; and its three world axes (for lighting). `None`
-/// for a bone shorter than 1 mm. The brads' joint matrices will replace
-/// this (the box then follows the joint, not the particle pair).
-pub fn bone_matrix(a: Vec3, b: Vec3, half_width: Fx1) -> Option<([i32; 12], [Vec3; 3])> {
+/// A bone's frame, for the unit bone box (x, y in -1..1, z in 0..1):
+/// MTX_MULT_4x3's words (its unit axes, then `a` in submission units)
+/// and the scale that stretches the box to a `half_width` square section
+/// from `a` to `b`. `None` for a bone shorter than 1 mm. The brads'
+/// joint matrices will replace this (the box then follows the joint, not
+/// the particle pair).
+pub fn bone_frame(a: Vec3, b: Vec3, half_width: Fx1) -> Option<([i32; 12], [i32; 3])> {
     let d = b - a;
-    let dir = unit32(d)?;
+    let (dir, len) = unit_and_length(d)?;
     // side = helper x dir, with helper the world axis least along the bone.
     let side = if dir.y.abs() < fx!(0.9) {
         Vec3::new(dir.z, Fx1::ZERO, -dir.x) // y x dir
     } else {
         Vec3::new(Fx1::ZERO, -dir.z, dir.y) // x x dir
     };
-    let side = unit32(side)?;
+    let (side, _) = unit_and_length(side)?;
     let up = dir.cross(side).lower();
-    let s = |v: Vec3| v.scale(half_width).raw().map(|c| c >> GX_SHIFT);
-    let (x, y) = (s(side), s(up));
-    let (z, t) = (
-        d.raw().map(|c| c >> GX_SHIFT),
-        a.raw().map(|c| c >> GX_SHIFT),
-    );
+    let (x, y, z) = (side.raw(), up.raw(), dir.raw());
+    let t = a.raw().map(|c| c >> GX_SHIFT);
+    let w = half_width.raw() >> GX_SHIFT;
     Some((
         [
             x[0], x[1], x[2], y[0], y[1], y[2], z[0], z[1], z[2], t[0], t[1], t[2],
         ],
-        [side, up, dir],
+        [w, w, len >> GX_SHIFT],
     ))
 }
-
-/// The unit box's faces, anticlockwise seen from outside, with their
-/// outward normals as (axis, sign): sides first, then the two end caps.
-pub const FACES: [([u32; 4], usize, bool); 6] = [
-    (
-        quad([[P, -P, 0], [P, P, 0], [P, P, P], [P, -P, P]]),
-        0,
-        false,
-    ),
-    (
-        quad([[-P, -P, 0], [-P, -P, P], [-P, P, P], [-P, P, 0]]),
-        0,
-        true,
-    ),
-    (
-        quad([[-P, P, 0], [-P, P, P], [P, P, P], [P, P, 0]]),
-        1,
-        false,
-    ),
-    (
-        quad([[-P, -P, 0], [P, -P, 0], [P, -P, P], [-P, -P, P]]),
-        1,
-        true,
-    ),
-    (
-        quad([[-P, -P, P], [P, -P, P], [P, P, P], [-P, P, P]]),
-        2,
-        false,
-    ),
-    (
-        quad([[-P, -P, 0], [-P, P, 0], [P, P, 0], [P, -P, 0]]),
-        2,
-        true,
-    ),
-];
 
 const OVERLAY_STICK: u16 = rgb(255, 70, 60);
 const OVERLAY_SOFT: u16 = rgb(255, 210, 60);
 const OVERLAY_PARTICLE: u16 = rgb(120, 255, 255);
 
 /// How much detail the `rank`-th nearest character may have: a boxed
-/// bone costs about 35 us of CPU and GX time (DeSmuME and melonDS alike:
-/// two square roots and divisions for its frame, 47 FIFO words), a line
-/// about 3 us, so a crowd is drawn in boxes only near the camera.
+/// bone cost about 35 us of CPU and GX time when its commands were
+/// written to the ports (DeSmuME and melonDS alike: two square roots and
+/// divisions for its frame, 47 FIFO words), a line about 3 us, so a crowd
+/// is drawn in boxes only near the camera.
 pub fn detail_for_rank(rank: usize) -> Lod {
     match rank {
         0..4 => Lod::Boxes,
@@ -174,17 +136,18 @@ pub fn detail_for_rank(rank: usize) -> Lod {
     }
 }
 
-/// Draws one character, with at most `max_detail`; returns the detail it
-/// was drawn at. In cached main RAM: ITCM holds the physics, which costs
+/// Draws one character whose head is `dist2` (m^2) from the eye, with at
+/// most `max_detail`; returns the detail it was drawn at. In cached main RAM: ITCM holds the physics, which costs
 /// more per frame (`make bench`).
 #[inline(never)]
 pub fn draw(
     r: &Ragdoll,
     color: Rgb,
-    cam: &Camera,
+    dist2: Fx2,
     mode: DrawMode,
     max_detail: Lod,
     budget: &mut PolyBudget,
+    lit: &mut LitList,
 ) -> Lod {
     if mode == DrawMode::Constraints {
         draw_overlay(r, budget);
@@ -193,10 +156,9 @@ pub fn draw(
     let mut list = [(0u8, 0u8); MAX_BONES];
     let n = bones(r, &mut list);
     let x = r.positions();
-    let dist = (cam.eye() - x[0]).length();
-    let mut lod = if dist >= LINES_FROM {
+    let mut lod = if dist2 >= LINES_FROM * LINES_FROM {
         Lod::Lines
-    } else if dist >= OPEN_BOXES_FROM {
+    } else if dist2 >= OPEN_BOXES_FROM * OPEN_BOXES_FROM {
         Lod::OpenBoxes
     } else {
         Lod::Boxes
@@ -210,35 +172,38 @@ pub fn draw(
         return lod;
     }
     if lod == Lod::Lines {
-        let mut b = Batch::lines(budget, ID_BODY, n as u32);
-        for &(i, j) in &list[..n] {
-            b.line(x[i as usize], x[j as usize], color.bgr555());
+        let granted = (n as u32).min(budget.left());
+        budget.take(granted);
+        budget.refused += n as u32 - granted;
+        let gx = |p: Vec3| p.to_array().map(to_gx);
+        for &(i, j) in &list[..granted as usize] {
+            if !lit.line(gx(x[i as usize]), gx(x[j as usize]), color.bgr555()) {
+                budget.give_back(1);
+                budget.refused += 1;
+            }
         }
         return lod;
     }
     let radii = r.particles.radii();
-    let faces = lod.polys_per_bone() as usize;
+    let mesh = if lod == Lod::Boxes {
+        Mesh::Bone
+    } else {
+        Mesh::OpenBone
+    };
+    let material = material(color);
     for &(i, j) in &list[..n] {
         let (i, j) = (i as usize, j as usize);
         let half = radii[i].min(radii[j]);
-        let Some((m, axes)) = bone_matrix(x[i], x[j], half) else {
+        let Some((frame, scale)) = bone_frame(x[i], x[j], half) else {
             continue;
         };
-        // Each face's colour: the three axes lit, and their opposites.
-        let shades = axes.map(|a| {
-            let n = a.raw();
-            (lit(color, n, 12), lit(color, n.map(|c| -c), 12))
-        });
-        gx::push();
-        gx::mult_4x3(&m);
-        {
-            let mut b = Batch::quads(budget, mode.solid_alpha(), ID_BODY, faces as u32);
-            for (v, axis, negative) in FACES.iter().take(faces) {
-                let (pos, neg) = shades[*axis];
-                b.quad_packed(v, if *negative { neg } else { pos });
-            }
+        if !budget.take(mesh.polygons()) {
+            continue;
         }
-        gx::pop(1);
+        if !lit.add(mesh, &frame, scale, material) {
+            budget.give_back(mesh.polygons());
+            budget.refused += mesh.polygons();
+        }
     }
     lod
 }

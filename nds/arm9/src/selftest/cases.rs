@@ -44,6 +44,7 @@ pub const ALL: &[Test] = tests![
     box_scenes_shot_hash,
     gx_matrix_unit_matches_model,
     gx_palette_matches_model,
+    lit_list_templates_walk,
     soak_short,
 ];
 
@@ -230,6 +231,17 @@ fn text_buffer_cuts_whole_characters(_: &mut Mailbox) -> Outcome {
     let _ = core::fmt::Write::write_char(&mut b, 'w');
     check!(b.as_str() == "ézq", "chars: {:?}", b.as_str());
     ok(text!(48; "padding, cuts and characters kept whole"))
+}
+
+/// The lit boxes' packed command templates (`render::lit_list`), walked
+/// as the GXFIFO reads them: every command known, no packed word ending
+/// on MTX_PUSH, the parameters exactly filling each template, and every
+/// slot push, frame, scale, material, quads, pop.
+fn lit_list_templates_walk(_: &mut Mailbox) -> Outcome {
+    match crate::render::lit_list::check_templates() {
+        Ok(n) => ok(text!(48; "{} commands in the templates, all well formed", n)),
+        Err(e) => Err(text!({ mailbox::TEST_DETAIL_BYTES }; "{}", e)),
+    }
 }
 
 /// The ROM's word-aligned copy, clear and fill (`hw::mem`, load and store
