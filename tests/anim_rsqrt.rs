@@ -56,3 +56,30 @@ fn edges_zero_axes_and_the_largest_components() {
     let d = unit_fx1([3, 4, 0]).unwrap();
     assert_eq!(d, [2458, 3277, 0]); // 0.6 and 0.8: 2457.6, 3276.8
 }
+
+/// `rsqrt::sqrt_floor_u32` is the exact floor root (as the DS unit and
+/// `divsqrt`'s software give it) at every power of two and its
+/// neighbours, at every perfect square's neighbours up to 2^16 roots,
+/// and at a million random points.
+#[test]
+fn table_root_is_the_exact_floor() {
+    use dsphys::anim::rsqrt::sqrt_floor_u32;
+    let check = |x: u32| assert_eq!(sqrt_floor_u32(x), divsqrt::soft::sqrt_u32(x), "sqrt {x}");
+    for b in 0..32 {
+        let p = 1u32 << b;
+        for x in [p - 1, p, p + 1] {
+            check(x);
+        }
+    }
+    check(u32::MAX);
+    for r in 0..=65535u32 {
+        let sq = r * r;
+        check(sq);
+        check(sq.wrapping_sub(1));
+        check(sq + 1);
+    }
+    let mut rng = Rng(0x5427);
+    for _ in 0..1_000_000 {
+        check(rng.next_u64() as u32);
+    }
+}

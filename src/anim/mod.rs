@@ -72,7 +72,9 @@ pub mod handover;
 pub mod humanoid;
 pub mod humanoid_brads;
 pub mod qlerp;
-pub mod rsqrt;
+/// Moved to [`crate::fx::rsqrt`] (the rigid bodies use it too); kept here
+/// under its old path.
+pub use crate::fx::rsqrt;
 pub mod sample;
 pub mod unit32;
 pub mod velocity;

@@ -10,8 +10,6 @@
 
 use crate::fx::{Fx1, Quat};
 
-use super::rsqrt::inv_sqrt_fine;
-
 /// `a` towards `b` by `t` in `(0, 1)` (FX1, clamped to `[0, 1]`) along the
 /// shorter arc, normalised. `t = 0` gives `a`'s direction, `t = 1` `b`'s
 /// (callers that need the keys bit for bit skip those weights).
@@ -28,27 +26,5 @@ pub fn nlerp(a: Quat, b: Quat, t: Fx1) -> Quat {
         let d = (b[i] as i64 - a[i] as i64) * t;
         a[i] as i64 + ((d + (1 << 11) + (d >> 63)) >> 12)
     });
-    normalised(c)
-}
-
-/// `c / |c|` in Q30 for components within `±2^30` (a mix of two unit
-/// quaternions on the shorter arc, so `|c| >= 1/sqrt 2`); the identity
-/// for zero.
-#[inline(always)]
-fn normalised(c: [i64; 4]) -> Quat {
-    let len2 = c.iter().map(|&v| (v * v) as u64).sum::<u64>();
-    if len2 == 0 {
-        return Quat::IDENTITY;
-    }
-    // Up by an even shift into [2^60, 2^62).
-    let e = (len2.leading_zeros().saturating_sub(2)) & !1;
-    // (Clamped below 2^62 for inputs that are not near unit.)
-    let inv = inv_sqrt_fine((len2 << e).min((1 << 62) - 1)) as i64;
-    // c / |c| * 2^30 = c * inv * 2^(e/2) / 2^31, rounded once.
-    let shift = 31 - e / 2;
-    let r = |v: i64| {
-        let p = v * inv;
-        ((p + (1 << (shift - 1)) + (p >> 63)) >> shift) as i32
-    };
-    Quat::from_raw_q30(r(c[0]), r(c[1]), r(c[2]), r(c[3]))
+    Quat::normalised_q30(c)
 }

@@ -26,7 +26,7 @@
 //! result (every rounding is half away from zero), which the brads'
 //! twins rely on.
 
-use super::rsqrt::isqrt;
+use crate::fx::rsqrt::isqrt;
 
 /// The table covers `L >> TABLE_SHIFT` in `[64, 1024)`: `L` in `[2^28,
 /// 2^32)`.

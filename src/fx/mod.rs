@@ -42,6 +42,7 @@ pub mod mat3;
 pub mod mat4;
 pub mod power;
 pub mod quat;
+pub mod rsqrt;
 pub mod seed_case;
 pub mod selftest;
 #[doc(hidden)]

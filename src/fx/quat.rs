@@ -138,6 +138,30 @@ impl Quat {
         }
     }
 
+    /// `c / |c|` in Q30 for components within `±2^30` (near a unit
+    /// quaternion: a mix of two on the shorter arc, or one turned by a
+    /// step, so `|c| >= 1/sqrt 2`); the identity for zero. The table
+    /// reciprocal root ([`super::rsqrt`]), to about `2^-29`, in place of
+    /// the square-root unit and the divider.
+    #[inline(always)]
+    pub(crate) fn normalised_q30(c: [i64; 4]) -> Quat {
+        let len2 = c.iter().map(|&v| (v * v) as u64).sum::<u64>();
+        if len2 == 0 {
+            return Quat::IDENTITY;
+        }
+        // Up by an even shift into [2^60, 2^62).
+        let e = (len2.leading_zeros().saturating_sub(2)) & !1;
+        // (Clamped below 2^62 for inputs that are not near unit.)
+        let inv = super::rsqrt::inv_sqrt_fine((len2 << e).min((1 << 62) - 1)) as i64;
+        // c / |c| * 2^30 = c * inv * 2^(e/2) / 2^31, rounded once.
+        let shift = 31 - e / 2;
+        let r = |v: i64| {
+            let p = v * inv;
+            ((p + (1 << (shift - 1)) + (p >> 63)) >> shift) as i32
+        };
+        Quat::from_raw_q30(r(c[0]), r(c[1]), r(c[2]), r(c[3]))
+    }
+
     /// The rotation about `axis` (any length; zero gives the identity) by
     /// `angle`. The axis is normalised straight to Q30, so the result is
     /// unit to about `1e-9`.

@@ -159,13 +159,33 @@ impl Body {
     /// `R D R^T` is for an orthonormal `R`, without the rounding of `R`).
     #[inline(never)]
     pub fn update_derived(&mut self) {
-        self.mat = self.rot.to_mat3();
         self.radius = self.half.length();
         let d = self.inv_inertia.to_array();
         self.isotropic = d[0] == d[1] && d[1] == d[2];
+        self.update_turned(true);
+    }
+
+    /// [`Body::update_derived`] after a change of pose alone (the
+    /// extents and the moments as they were): the radius and the
+    /// isotropy stay, and an isotropic body's world inverse inertia too.
+    /// The radius was a square root a body a step in the box scenes.
+    #[inline(never)]
+    pub fn update_pose(&mut self) {
+        self.update_turned(false);
+    }
+
+    /// The derived data that turns with the body; with `moments`, the
+    /// world inverse inertia also when it does not.
+    #[inline(always)]
+    fn update_turned(&mut self, moments: bool) {
+        self.mat = self.rot.to_mat3();
+        let d = self.inv_inertia.to_array();
         let bound = self.world_bound();
         self.bound = bound;
         if self.isotropic {
+            if !moments {
+                return;
+            }
             let z = Fx1::ZERO;
             self.inv_inertia_world = Mat3::from_cols(
                 Vec3::new(d[0], z, z),

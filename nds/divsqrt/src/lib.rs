@@ -17,7 +17,10 @@
 //! in this project uses them; one that does must save and restore them.
 #![no_std]
 
+pub mod small;
 pub mod soft;
+
+pub use small::{div_small_i64, div_small_u64, SMALL_MAX};
 
 #[cfg(all(target_arch = "arm", target_os = "none"))]
 mod hw;

@@ -27,7 +27,12 @@ pub fn draw(bodies: &[Body], colors: &[Rgb], budget: &mut PolyBudget, list: &mut
             frame[9 + k] = (pos[k] >> (24 - 12 + GX_SHIFT)) as i32;
         }
         let scale = b.half.raw().map(|h| h >> GX_SHIFT);
-        if !list.add(Mesh::Cube, &frame, scale, material(colors[i % colors.len()])) {
+        if !list.add(
+            Mesh::Cube,
+            &frame,
+            scale,
+            material(colors[i % colors.len()]),
+        ) {
             budget.give_back(faces);
             budget.refused += faces;
         }

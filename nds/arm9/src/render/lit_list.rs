@@ -50,22 +50,58 @@ impl Mesh {
 type Face = ([u32; 4], [i32; 3]);
 
 const CUBE_FACES: [Face; 6] = [
-    (quad([[P, -P, -P], [P, P, -P], [P, P, P], [P, -P, P]]), [511, 0, 0]),
-    (quad([[-P, -P, -P], [-P, -P, P], [-P, P, P], [-P, P, -P]]), [-512, 0, 0]),
-    (quad([[-P, P, -P], [-P, P, P], [P, P, P], [P, P, -P]]), [0, 511, 0]),
-    (quad([[-P, -P, -P], [P, -P, -P], [P, -P, P], [-P, -P, P]]), [0, -512, 0]),
-    (quad([[-P, -P, P], [P, -P, P], [P, P, P], [-P, P, P]]), [0, 0, 511]),
-    (quad([[-P, -P, -P], [-P, P, -P], [P, P, -P], [P, -P, -P]]), [0, 0, -512]),
+    (
+        quad([[P, -P, -P], [P, P, -P], [P, P, P], [P, -P, P]]),
+        [511, 0, 0],
+    ),
+    (
+        quad([[-P, -P, -P], [-P, -P, P], [-P, P, P], [-P, P, -P]]),
+        [-512, 0, 0],
+    ),
+    (
+        quad([[-P, P, -P], [-P, P, P], [P, P, P], [P, P, -P]]),
+        [0, 511, 0],
+    ),
+    (
+        quad([[-P, -P, -P], [P, -P, -P], [P, -P, P], [-P, -P, P]]),
+        [0, -512, 0],
+    ),
+    (
+        quad([[-P, -P, P], [P, -P, P], [P, P, P], [-P, P, P]]),
+        [0, 0, 511],
+    ),
+    (
+        quad([[-P, -P, -P], [-P, P, -P], [P, P, -P], [P, -P, -P]]),
+        [0, 0, -512],
+    ),
 ];
 
 /// The bone's sides first, then its end caps.
 const BONE_FACES: [Face; 6] = [
-    (quad([[P, -P, 0], [P, P, 0], [P, P, P], [P, -P, P]]), [511, 0, 0]),
-    (quad([[-P, -P, 0], [-P, -P, P], [-P, P, P], [-P, P, 0]]), [-512, 0, 0]),
-    (quad([[-P, P, 0], [-P, P, P], [P, P, P], [P, P, 0]]), [0, 511, 0]),
-    (quad([[-P, -P, 0], [P, -P, 0], [P, -P, P], [-P, -P, P]]), [0, -512, 0]),
-    (quad([[-P, -P, P], [P, -P, P], [P, P, P], [-P, P, P]]), [0, 0, 511]),
-    (quad([[-P, -P, 0], [-P, P, 0], [P, P, 0], [P, -P, 0]]), [0, 0, -512]),
+    (
+        quad([[P, -P, 0], [P, P, 0], [P, P, P], [P, -P, P]]),
+        [511, 0, 0],
+    ),
+    (
+        quad([[-P, -P, 0], [-P, -P, P], [-P, P, P], [-P, P, 0]]),
+        [-512, 0, 0],
+    ),
+    (
+        quad([[-P, P, 0], [-P, P, P], [P, P, P], [P, P, 0]]),
+        [0, 511, 0],
+    ),
+    (
+        quad([[-P, -P, 0], [P, -P, 0], [P, -P, P], [-P, -P, P]]),
+        [0, -512, 0],
+    ),
+    (
+        quad([[-P, -P, P], [P, -P, P], [P, P, P], [-P, P, P]]),
+        [0, 0, 511],
+    ),
+    (
+        quad([[-P, -P, 0], [-P, P, 0], [P, P, 0], [P, -P, 0]]),
+        [0, 0, -512],
+    ),
 ];
 
 /// The parameters every slot sets, in its first packed word's commands
@@ -354,13 +390,18 @@ pub fn check_templates() -> Result<usize, &'static str> {
         if depth != 0 {
             return Err("a slot leaves the matrix stack unbalanced");
         }
-        let head = [op::MTX_PUSH, op::MTX_MULT_4X3, op::MTX_SCALE, op::DIF_AMB, op::BEGIN_VTXS];
+        let head = [
+            op::MTX_PUSH,
+            op::MTX_MULT_4X3,
+            op::MTX_SCALE,
+            op::DIF_AMB,
+            op::BEGIN_VTXS,
+        ];
         if n != head.len() + 5 * faces + 1 || cmds[..5] != head || cmds[n - 1] != op::MTX_POP {
             return Err("a slot's commands are not push, frame, scale, material, quads, pop");
         }
-        let quads_ok = (0..5 * faces).all(|k| {
-            cmds[5 + k] == if k % 5 == 0 { op::NORMAL } else { op::VTX_10 }
-        });
+        let quads_ok =
+            (0..5 * faces).all(|k| cmds[5 + k] == if k % 5 == 0 { op::NORMAL } else { op::VTX_10 });
         if !quads_ok {
             return Err("a face is not a normal and four vertices");
         }

@@ -10,10 +10,10 @@
 //! matrix: worlds up to +-32 m fit, to 1 mm.
 
 pub mod bodies;
-pub mod lit_list;
 pub mod budget;
 pub mod camera;
 pub mod display_list;
+pub mod lit_list;
 pub mod prims;
 pub mod ragdoll;
 pub mod shade;

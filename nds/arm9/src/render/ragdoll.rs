@@ -84,7 +84,8 @@ fn unit_and_length(v: Vec3) -> Option<(Vec3, i32)> {
     let [x, y, z] = unit_fx1(c)?;
     // The unit's components are within a step of exact: the length along
     // it is within a few steps of |v| (< 2^20 m * 2^12).
-    let len = ((x as i64 * c[0] as i64 + y as i64 * c[1] as i64 + z as i64 * c[2] as i64) >> 12) as i32;
+    let len =
+        ((x as i64 * c[0] as i64 + y as i64 * c[1] as i64 + z as i64 * c[2] as i64) >> 12) as i32;
     if len < 4 {
         return None;
     }

@@ -1,4 +1,4 @@
-//! Unit vectors for the brads without the divider or the square-root
+//! Unit vectors and roots without the divider or the square-root
 //! unit: a reciprocal square root from a 192-entry table and one Newton
 //! step, in integer multiplies only.
 //!
@@ -21,7 +21,7 @@ static TABLE: [u32; 192] = table();
 
 /// `floor(sqrt(x))` for the tables (const, host and DS alike), for `x`
 /// below `2^62`.
-pub(super) const fn isqrt(x: u64) -> u64 {
+pub(crate) const fn isqrt(x: u64) -> u64 {
     let mut r = 1u64 << 31;
     // Newton from above: decreasing to floor(sqrt(x)) for x >= 1.
     loop {
@@ -95,4 +95,29 @@ pub fn unit_fx1(c: [i32; 3]) -> Option<[i32; 3]> {
         ((p + (1 << 48) + (p >> 63)) >> 49) as i32
     };
     Some(c.map(r))
+}
+
+/// `floor(sqrt(x))`, exactly, without the square-root unit: the table
+/// reciprocal root (to about `2^-29`, from below) times `x`, then the
+/// floor settled by one square each way. The same bits as
+/// `divsqrt::sqrt_u32` on every target; a few multiplies where the unit
+/// costs a register round trip and a busy poll.
+#[inline]
+pub fn sqrt_floor_u32(x: u32) -> u32 {
+    if x == 0 {
+        return 0;
+    }
+    let x64 = x as u64;
+    // Up by an even shift into [2^60, 2^62): e >= 28.
+    let e = (x64.leading_zeros() - 2) & !1;
+    let inv = inv_sqrt_fine(x64 << e) as u64;
+    // sqrt(x) = x * inv * 2^(e/2) / 2^61 (x * inv < 2^63).
+    let mut s = ((x64 * inv) >> (61 - e / 2)) as u64;
+    // Within one of the root: settle it.
+    if s * s > x64 {
+        s -= 1;
+    } else if (s + 1) * (s + 1) <= x64 {
+        s += 1;
+    }
+    s as u32
 }
