@@ -372,7 +372,10 @@ struct RenderPhases {
 /// Submits the top screen: the characters and the markers, then the
 /// world's display list by DMA; while it runs, builds the rigid bodies'
 /// list, which follows it. The last DMA is still running when this
-/// returns.
+/// returns. Out of line: its locals (the characters' distances) stay
+/// off the stack while the physics, whose deepest frames are within a
+/// few hundred bytes of DTCM's end, runs.
+#[inline(never)]
 fn draw_top<'a>(
     d: &Demo,
     sim: &Sim,
