@@ -168,15 +168,13 @@ insn-count: rom venv
 ## make test ------------------------------------------------------------
 # The stress gate: each scene's worst frame of work after a scripted
 # disturbance (nds/runner/stress.py) within STRESS_BUDGET_US, in
-# $(EMULATORS). `make test` gates the scenes that fit the frame today,
-# one list per emulator. (c) fits melonDS's frame by about 4.3 ms and
-# overruns DeSmuME's by 1.7 ms while the shot pile creeps
-# (docs/rigid-solver.md, "Why a shot pile stays awake"); (g)'s rain
-# stops at its first overrun and takes out the ragdoll that caused it,
-# and what it leaves fits by about 1 ms in both.
-# STRESS_SCENES sets both lists; every scene:
-# make stress-test STRESS_SCENES=abcdefg.
-STRESS_SCENES_DESMUME ?= abdefg
+# $(EMULATORS). `make test` gates every scene in both emulators; the
+# closest is (c) in DeSmuME, about 0.6 ms inside while the shot pile
+# creeps (docs/rigid-solver.md, "Why a shot pile stays awake"). (g)'s
+# rain stops at its first overrun and takes out the ragdoll that
+# caused it, and what it leaves fits by about 2 ms in both.
+# STRESS_SCENES sets both lists (one list per emulator otherwise).
+STRESS_SCENES_DESMUME ?= abcdefg
 STRESS_SCENES_MELONDS ?= abcdefg
 ifdef STRESS_SCENES
 STRESS_SCENES_DESMUME := $(STRESS_SCENES)
