@@ -13,12 +13,17 @@ fn main() {
             w.settings.contact.margin = Fx1::from_raw(margin_mm * 4096 / 1000);
             let cube = &mut w.bodies_mut()[first + top];
             let dir = (cube.pos.lower() - EYE).try_normalise().unwrap();
-            cube.apply_impulse(Vec3::ZERO, dsphys::rigid::raise(dir.scale(Fx1::from_int(speed))));
+            cube.apply_impulse(
+                Vec3::ZERO,
+                dsphys::rigid::raise(dir.scale(Fx1::from_int(speed))),
+            );
             let mut asleep_at = None;
             let mut rows = 0;
             for f in 0..1200u32 {
                 w.step();
-                if f < 180 { rows += w.rows.len(); }
+                if f < 180 {
+                    rows += w.rows.len();
+                }
                 let awake = w.bodies()[first..].iter().any(|b| !b.is_asleep());
                 match (awake, asleep_at) {
                     (false, None) => asleep_at = Some(f),
@@ -31,5 +36,9 @@ fn main() {
     }
     let mut s: Vec<u32> = out.iter().map(|o| o.0).collect();
     s.sort();
-    println!("margin {margin_mm} mm: sleep frames sorted {:?}; mean rows {}", s, out.iter().map(|o| o.1).sum::<usize>() / out.len());
+    println!(
+        "margin {margin_mm} mm: sleep frames sorted {:?}; mean rows {}",
+        s,
+        out.iter().map(|o| o.1).sum::<usize>() / out.len()
+    );
 }
