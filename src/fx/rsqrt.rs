@@ -112,7 +112,7 @@ pub fn sqrt_floor_u32(x: u32) -> u32 {
     let e = (x64.leading_zeros() - 2) & !1;
     let inv = inv_sqrt_fine(x64 << e) as u64;
     // sqrt(x) = x * inv * 2^(e/2) / 2^61 (x * inv < 2^63).
-    let mut s = ((x64 * inv) >> (61 - e / 2)) as u64;
+    let mut s = (x64 * inv) >> (61 - e / 2);
     // Within one of the root: settle it.
     if s * s > x64 {
         s -= 1;
