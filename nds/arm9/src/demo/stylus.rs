@@ -71,14 +71,20 @@ pub struct Stylus {
     pub shots: u32,
 }
 
-/// The particle whose projection is nearest (x, y): (ragdoll, particle,
-/// squared pixel distance, depth).
-fn nearest(sim: &Sim, cam: &Camera, x: i32, y: i32) -> Option<(usize, usize, i32, Fx1)> {
+/// A particle by (ragdoll, particle), its squared pixel distance from the
+/// pen and its view depth; `None` when no particle shows.
+type Nearest = Option<(usize, usize, i32, Fx1)>;
+
+/// The particle whose projection is nearest (x, y).
+fn nearest(sim: &Sim, cam: &Camera, x: i32, y: i32) -> Nearest {
     let mut best: Option<(usize, usize, i32, Fx1)> = None;
+    let view = cam.view();
     for (ri, r) in sim.ragdolls[..sim.count].iter().enumerate() {
         let Some(r) = r else { continue };
         for (pi, &p) in r.positions().iter().enumerate() {
-            let Some(s) = cam.project(p) else { continue };
+            let Some(s) = Camera::project_in(&view, p) else {
+                continue;
+            };
             let (dx, dy) = (s.x - x, s.y - y);
             let d2 = dx * dx + dy * dy;
             if best.is_none_or(|b| d2 < b.2) {
@@ -121,12 +127,13 @@ fn ray_box(b: &Body, eye: Vec3, dir: Vec3, margin: Fx1) -> Option<Fx1> {
 fn body_under(sim: &Sim, cam: &Camera, x: i32, y: i32) -> Option<(u8, Vec3, Fx1)> {
     let eye = cam.eye();
     let dir = cam.unproject(x, y, Fx1::ONE) - eye;
+    let view = cam.view();
     let mut best: Option<(u8, Vec3, Fx1)> = None;
     for (i, b) in sim.bodies().iter().enumerate() {
         if b.is_static() {
             continue;
         }
-        let Some(centre) = cam.project(b.position()) else {
+        let Some(centre) = Camera::project_in(&view, b.position()) else {
             continue;
         };
         let margin = Fx1::from_raw(centre.depth.mul_lower(PIXEL_AT_ONE_METRE).raw() * PICK_PIXELS);
@@ -145,7 +152,7 @@ fn body_under(sim: &Sim, cam: &Camera, x: i32, y: i32) -> Option<(u8, Vec3, Fx1)
             local.z.clamp(-half.z, half.z),
         );
         let point = b.world_point(local).lower();
-        let depth = cam.project(point).map_or(t, |s| s.depth);
+        let depth = Camera::project_in(&view, point).map_or(t, |s| s.depth);
         best = Some((i as u8, point, depth));
     }
     best
@@ -190,13 +197,18 @@ impl Stylus {
     /// The pen lands at (x, y): shoot the walker, grab what is under the
     /// pen, or shoot near it (the module docs give the order).
     fn touch_down(&mut self, x: i32, y: i32, sim: &mut Sim, cam: &Camera) {
-        if self.shoot_walker(x, y, sim, cam) || self.grab_under(x, y, sim, cam) {
+        if self.shoot_walker(x, y, sim, cam) {
             return;
         }
-        if sim.rigid == Rigid::Mine || self.shoot_body(x, y, sim, cam) {
+        // The particle nearest the pen, found once for the three uses.
+        let near = nearest(sim, cam, x, y);
+        if self.grab_under(x, y, near, sim, cam) {
             return;
         }
-        if let Some((ri, pi, d2, _)) = nearest(sim, cam, x, y) {
+        if sim.rigid == Rigid::Mine || self.shoot_body(x, y, near, sim, cam) {
+            return;
+        }
+        if let Some((ri, pi, d2, _)) = near {
             if d2 <= SHOOT_RADIUS * SHOOT_RADIUS {
                 self.shoot(ri, pi, sim, cam);
             }
@@ -205,8 +217,8 @@ impl Stylus {
 
     /// Grabs the particle or body under (x, y), whichever is nearer the
     /// camera; false when there is none.
-    fn grab_under(&mut self, x: i32, y: i32, sim: &mut Sim, cam: &Camera) -> bool {
-        let particle = nearest(sim, cam, x, y).filter(|n| n.2 <= GRAB_RADIUS * GRAB_RADIUS);
+    fn grab_under(&mut self, x: i32, y: i32, near: Nearest, sim: &mut Sim, cam: &Camera) -> bool {
+        let particle = near.filter(|n| n.2 <= GRAB_RADIUS * GRAB_RADIUS);
         let body = body_under(sim, cam, x, y);
         match (particle, body) {
             (Some((ri, pi, _, depth)), b) if b.is_none_or(|b| depth <= b.2) => {
@@ -275,8 +287,11 @@ impl Stylus {
             return false;
         }
         let mut best: Option<(usize, i32)> = None;
+        let view = cam.view();
         for (i, &p) in w.now.iter().enumerate() {
-            let Some(s) = cam.project(p) else { continue };
+            let Some(s) = Camera::project_in(&view, p) else {
+                continue;
+            };
             let d2 = (s.x - x).pow(2) + (s.y - y).pow(2);
             if d2 <= SHOOT_RADIUS * SHOOT_RADIUS && best.is_none_or(|b| d2 < b.1) {
                 best = Some((i, d2));
@@ -295,15 +310,16 @@ impl Stylus {
 
     /// Shoots the dynamic body whose centre shows nearest (x, y), if one
     /// is within [`SHOOT_RADIUS`] and nearer than any particle.
-    fn shoot_body(&mut self, x: i32, y: i32, sim: &mut Sim, cam: &Camera) -> bool {
-        let particle = nearest(sim, cam, x, y).map_or(i32::MAX, |n| n.2);
+    fn shoot_body(&mut self, x: i32, y: i32, near: Nearest, sim: &mut Sim, cam: &Camera) -> bool {
+        let particle = near.map_or(i32::MAX, |n| n.2);
         let eye = cam.eye();
+        let view = cam.view();
         let mut best: Option<(usize, i32)> = None;
         for (i, b) in sim.bodies().iter().enumerate() {
             if b.is_static() {
                 continue;
             }
-            let Some(s) = cam.project(b.position()) else {
+            let Some(s) = Camera::project_in(&view, b.position()) else {
                 continue;
             };
             let d2 = (s.x - x).pow(2) + (s.y - y).pow(2);
