@@ -190,7 +190,7 @@ impl<const J: usize> Fold<J> {
             let anchor = pa + ma.mul_vec_exact(j.anchor_a + self.gap[k]);
             let b = &mut bodies[j.b as usize];
             b.rot = q;
-            b.update_derived();
+            b.update_pose();
             b.pos = anchor - b.mat.mul_vec_exact(j.anchor_b);
         }
     }
@@ -312,7 +312,7 @@ impl<const J: usize> Fold<J> {
             let r = &mut bodies[root as usize];
             let local = r.mat.transpose_mul_vec((r.pos - c.pos).lower());
             r.rot = turn(r.rot, spin);
-            r.update_derived();
+            r.update_pose();
             r.pos = centre + r.mat.mul_vec_exact(local);
         }
         self.place(bodies, joints, 1 << root);

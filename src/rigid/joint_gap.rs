@@ -124,6 +124,6 @@ impl Side {
         b.pos += (self.lin * b.inv_mass).lower();
         let theta = mul_mat_fx2(&b.inv_inertia_world, self.ang).lower();
         b.rot = turn_by(b.rot, theta);
-        b.update_derived();
+        b.update_pose();
     }
 }
