@@ -266,8 +266,17 @@ fn separate_pair<const N: usize, const C: usize>(
     b_moves: bool,
 ) -> usize {
     let mut n = 0;
+    // `b`'s bounds, grown as its particles are pushed: a particle of `a`
+    // whose sphere's box misses them touches none of `b`'s (the same
+    // pairs as testing each, for a ragdoll's 15 particle tests).
+    let mut b_box = b.crowd_box;
     for ia in 0..a.particles.len() {
         let ra = a.particles.radii()[ia];
+        let pa = a.particles.position(ia).raw();
+        let (r, (lo, hi)) = (ra.raw(), &b_box);
+        if (0..3).any(|k| pa[k] + r < lo[k] || pa[k] - r > hi[k]) {
+            continue;
+        }
         let wa = if a_moves {
             a.particles.inv_masses()[ia]
         } else {
@@ -292,6 +301,11 @@ fn separate_pair<const N: usize, const C: usize>(
                 n += 1;
                 a.particles.push_to(ia, ca);
                 b.particles.push_to(ib, cb);
+                let (c, rb) = (b.particles.position(ib).raw(), rb.raw());
+                for k in 0..3 {
+                    b_box.0[k] = b_box.0[k].min(c[k] - rb);
+                    b_box.1[k] = b_box.1[k].max(c[k] + rb);
+                }
             }
         }
     }
