@@ -302,9 +302,9 @@ fn separate_pair<const N: usize, const C: usize>(
                 a.particles.push_to(ia, ca);
                 b.particles.push_to(ib, cb);
                 let (c, rb) = (b.particles.position(ib).raw(), rb.raw());
-                for k in 0..3 {
-                    b_box.0[k] = b_box.0[k].min(c[k] - rb);
-                    b_box.1[k] = b_box.1[k].max(c[k] + rb);
+                for ((lo, hi), c) in b_box.0.iter_mut().zip(&mut b_box.1).zip(c) {
+                    *lo = (*lo).min(c - rb);
+                    *hi = (*hi).max(c + rb);
                 }
             }
         }
