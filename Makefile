@@ -169,7 +169,7 @@ insn-count: rom venv
 # The stress gate: each scene's worst frame of work after a scripted
 # disturbance (nds/runner/stress.py) within STRESS_BUDGET_US, in
 # $(EMULATORS). `make test` gates every scene in both emulators; the
-# closest is (c) in DeSmuME, about 0.6 ms inside while the shot pile
+# closest is (c) in DeSmuME, about 0.7 ms inside while the shot pile
 # creeps (docs/rigid-solver.md, "Why a shot pile stays awake"). (g)'s
 # rain stops at its first overrun and takes out the ragdoll that
 # caused it, and what it leaves fits by about 2 ms in both.
