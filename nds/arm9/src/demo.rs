@@ -40,8 +40,8 @@ use touch_camera::TouchCamera;
 static SIM: TakeOnce<Sim> = TakeOnce::new(Sim::new());
 /// The world's display list, rebuilt at each scene reset (32 KiB).
 static WORLD_LIST: TakeOnce<DisplayList> = TakeOnce::new(DisplayList::new());
-/// The lit boxes' display list (rigid bodies and ragdoll bones), refreshed
-/// every frame (86 KiB).
+/// The lit boxes' display list (rigid bodies and ragdoll bones, then the
+/// far characters' lines), refreshed every frame (about 120 KB).
 static LIT_LIST: TakeOnce<LitList> = TakeOnce::new(LitList::new());
 /// The bottom screen's text cells (4 KB, main RAM).
 static TEXT_GRID: TakeOnce<crate::console::TextGrid> =

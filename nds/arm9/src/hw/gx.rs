@@ -252,10 +252,9 @@ pub fn vertex(x: i16, y: i16, z: i16) {
     VTX_16.write(z as u16 as u32);
 }
 
-/// One vertex in one word: three 10-bit coordinates with 6 fraction
-/// bits (see [`pack10`]); half the FIFO traffic of [`vertex`].
-#[inline]
-/// A VTX_10 word from coordinates in 1/64 units (-512..511 each).
+/// Three signed 10-bit fields in one word: a VTX_10 vertex from
+/// coordinates in 1/64 units, or a NORMAL or LIGHT_VECTOR direction in
+/// 1.9 (-512..511 each).
 pub const fn pack10(x: i16, y: i16, z: i16) -> u32 {
     (x as u32 & 0x3FF) | (y as u32 & 0x3FF) << 10 | (z as u32 & 0x3FF) << 20
 }

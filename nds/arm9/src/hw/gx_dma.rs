@@ -70,8 +70,8 @@ pub fn clean(words: &[u32]) {
 
 /// [`send`] for a list whose changed words were passed to [`clean`]
 /// since the CPU wrote them: a list that is mostly the same from frame
-/// to frame cleans only what changed (each line cleaned cost DeSmuME
-/// about 60 cycles). Words not cleaned go out as main RAM holds them.
+/// to frame cleans only the lines it changed. Words not cleaned go out as
+/// main RAM holds them.
 pub fn send_cleaned(words: &[u32]) -> Option<Transfer<'_>> {
     if words.is_empty() {
         return None;

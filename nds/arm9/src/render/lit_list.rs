@@ -12,8 +12,8 @@
 //! CPU as well (`make profile SCENE=c STRESS=1 EMULATOR=desmume`).
 
 use super::prims::{quad, ID_BODY, VTX10_ONE as P};
-use super::shade::{field10, LIGHT_TRAVEL};
-use crate::hw::gx::{self, op, Primitive};
+use super::shade::LIGHT_TRAVEL;
+use crate::hw::gx::{self, op, pack10, Primitive};
 use crate::hw::gx_dma;
 
 /// The unit meshes a slot can draw.
@@ -46,63 +46,42 @@ impl Mesh {
 }
 
 /// A face: its quad (anticlockwise seen from outside) and its outward
-/// normal (1.9 fields; +1 is 511, the largest).
-type Face = ([u32; 4], [i32; 3]);
+/// normal as NORMAL's word (1.9 fields; +1 is 511, the largest).
+type Face = ([u32; 4], u32);
 
-const CUBE_FACES: [Face; 6] = [
-    (
-        quad([[P, -P, -P], [P, P, -P], [P, P, P], [P, -P, P]]),
-        [511, 0, 0],
-    ),
-    (
-        quad([[-P, -P, -P], [-P, -P, P], [-P, P, P], [-P, P, -P]]),
-        [-512, 0, 0],
-    ),
-    (
-        quad([[-P, P, -P], [-P, P, P], [P, P, P], [P, P, -P]]),
-        [0, 511, 0],
-    ),
-    (
-        quad([[-P, -P, -P], [P, -P, -P], [P, -P, P], [-P, -P, P]]),
-        [0, -512, 0],
-    ),
-    (
-        quad([[-P, -P, P], [P, -P, P], [P, P, P], [-P, P, P]]),
-        [0, 0, 511],
-    ),
-    (
-        quad([[-P, -P, -P], [-P, P, -P], [P, P, -P], [P, -P, -P]]),
-        [0, 0, -512],
-    ),
-];
+/// The faces of the box -1..1 in x and y and `z0`..1 in z: the sides
+/// first, then the end caps (+z, then -z).
+const fn box_faces(z0: i16) -> [Face; 6] {
+    [
+        (
+            quad([[P, -P, z0], [P, P, z0], [P, P, P], [P, -P, P]]),
+            pack10(511, 0, 0),
+        ),
+        (
+            quad([[-P, -P, z0], [-P, -P, P], [-P, P, P], [-P, P, z0]]),
+            pack10(-512, 0, 0),
+        ),
+        (
+            quad([[-P, P, z0], [-P, P, P], [P, P, P], [P, P, z0]]),
+            pack10(0, 511, 0),
+        ),
+        (
+            quad([[-P, -P, z0], [P, -P, z0], [P, -P, P], [-P, -P, P]]),
+            pack10(0, -512, 0),
+        ),
+        (
+            quad([[-P, -P, P], [P, -P, P], [P, P, P], [-P, P, P]]),
+            pack10(0, 0, 511),
+        ),
+        (
+            quad([[-P, -P, z0], [-P, P, z0], [P, P, z0], [P, -P, z0]]),
+            pack10(0, 0, -512),
+        ),
+    ]
+}
 
-/// The bone's sides first, then its end caps.
-const BONE_FACES: [Face; 6] = [
-    (
-        quad([[P, -P, 0], [P, P, 0], [P, P, P], [P, -P, P]]),
-        [511, 0, 0],
-    ),
-    (
-        quad([[-P, -P, 0], [-P, -P, P], [-P, P, P], [-P, P, 0]]),
-        [-512, 0, 0],
-    ),
-    (
-        quad([[-P, P, 0], [-P, P, P], [P, P, P], [P, P, 0]]),
-        [0, 511, 0],
-    ),
-    (
-        quad([[-P, -P, 0], [P, -P, 0], [P, -P, P], [-P, -P, P]]),
-        [0, -512, 0],
-    ),
-    (
-        quad([[-P, -P, P], [P, -P, P], [P, P, P], [-P, P, P]]),
-        [0, 0, 511],
-    ),
-    (
-        quad([[-P, -P, 0], [-P, P, 0], [P, P, 0], [P, -P, 0]]),
-        [0, 0, -512],
-    ),
-];
+const CUBE_FACES: [Face; 6] = box_faces(-P);
+const BONE_FACES: [Face; 6] = box_faces(0);
 
 /// The parameters every slot sets, in its first packed word's commands
 /// (MTX_PUSH, MTX_MULT_4x3, MTX_SCALE, DIF_AMB: the push first, so that
@@ -139,10 +118,7 @@ const fn template<const N: usize>(faces: &[Face]) -> [u32; N] {
         } else {
             let (v, normal) = faces[(c - 1) / 5];
             match (c - 1) % 5 {
-                0 => (
-                    op::NORMAL,
-                    field10(normal[0]) | field10(normal[1]) << 10 | field10(normal[2]) << 20,
-                ),
+                0 => (op::NORMAL, normal),
                 k => (op::VTX_10, v[k - 1]),
             }
         };
@@ -174,8 +150,9 @@ const PRELUDE: [u32; 5] = [
 /// POLYGON_ATTR's parameter in [`PRELUDE`].
 const ATTR_AT: usize = 1;
 
-/// The most slots a list holds: the rain's 24 near characters' 14 bones
-/// in boxes, or a rigid world's 64 bodies, with room to spare.
+/// The most slots a list holds: the ten nearest characters' 14 bones in
+/// boxes (`ragdoll::detail_for_rank`) and a rigid world's 64 bodies, with
+/// room to spare.
 pub const MAX_SLOTS: usize = 384;
 
 /// Lines a frame's list holds (unlit, after the boxes): the rain's far

@@ -13,8 +13,8 @@ use super::prims::{Batch, ID_OVERLAY};
 use super::shade::{material, Rgb};
 use super::{to_gx, DrawMode, PolyBudget, GX_SHIFT};
 use crate::hw::video::rgb;
-use dsphys::anim::rsqrt::unit_fx1;
 use dsphys::fx;
+use dsphys::fx::rsqrt::unit_fx1;
 use dsphys::fx::{Fx1, Fx2, Vec3};
 use dsphys::verlet::Ragdoll;
 
@@ -78,7 +78,7 @@ pub fn bones(r: &Ragdoll, out: &mut [(u8, u8); MAX_BONES]) -> usize {
 /// `v / |v|` (FX1) and `|v|` (FX1 raw) for a vector within 128 m, with
 /// the engine's table reciprocal square root (no divider or square-root
 /// unit: in DeSmuME each of those cost about 9 us a bone in register
-/// writes and polls, `anim::rsqrt`). `None` below 1 mm.
+/// writes and polls, `fx::rsqrt`). `None` below 1 mm.
 fn unit_and_length(v: Vec3) -> Option<(Vec3, i32)> {
     let c = v.raw().map(|c| c.clamp(-(1 << 19), 1 << 19));
     let [x, y, z] = unit_fx1(c)?;
@@ -138,8 +138,8 @@ pub fn detail_for_rank(rank: usize) -> Lod {
 }
 
 /// Draws one character whose head is `dist2` (m^2) from the eye, with at
-/// most `max_detail`; returns the detail it was drawn at. In cached main RAM: ITCM holds the physics, which costs
-/// more per frame (`make bench`).
+/// most `max_detail`; returns the detail it was drawn at. In cached main
+/// RAM: ITCM holds the physics, which costs more per frame (`make bench`).
 #[inline(never)]
 pub fn draw(
     r: &Ragdoll,

@@ -1,6 +1,7 @@
 //! Flat lighting on the CPU: one colour per face from its normal, so the
 //! GX needs no light setup (and lines and faces share the colour path).
 
+use crate::hw::gx::pack10;
 use crate::hw::video::rgb;
 
 /// The light's direction (towards the light), unit, FX1 raw: up, from the
@@ -12,12 +13,7 @@ const AMBIENT: i64 = 90;
 /// The same light for the geometry engine's light 0: its direction of
 /// travel (the reverse of [`LIGHT`]) as three 1.9 fields, as
 /// LIGHT_VECTOR and NORMAL take them.
-pub const LIGHT_TRAVEL: u32 = field10(-204) | field10(-409) << 10 | field10(-230) << 20;
-
-/// A 1.9 component as a 10-bit field.
-pub const fn field10(x: i32) -> u32 {
-    x as u32 & 0x3FF
-}
+pub const LIGHT_TRAVEL: u32 = pack10(-204, -409, -230);
 
 /// DIF_AMB's word for `base` lit by the hardware as [`lit`] lights it on
 /// the CPU: ambient `AMBIENT / 256` of it, and the rest diffuse. Under a
