@@ -85,8 +85,9 @@ fn turn_half(q: Quat, h: [i64; 3]) -> Quat {
     let dy = qw * hy + (hz * qx - hx * qz);
     let dz = qw * hz + (hx * qy - hy * qx);
     // The Q60 sum floored to Q30 (as the divider's normalisation
-    // prescaled it) and renormalised by the table root: the square-root
-    // unit and the divider were 4.5 us a body a step in DeSmuME.
+    // prescaled it) and renormalised by the table root: the normalisation
+    // through the square-root unit and the divider (`normalise_raw`) was
+    // 4.5 us a body a step in DeSmuME.
     let up = |c: i64, d: i64| ((c << 30) + d) >> 30;
     Quat::normalised_q30([up(qw, dw), up(qx, dx), up(qy, dy), up(qz, dz)])
 }

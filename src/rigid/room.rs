@@ -35,15 +35,15 @@ pub const BOX_UPDATE_BUDGET: u16 =
 /// The box of boxes' speculative contact margin, m: half the default. Its
 /// neighbours stand 3 cm apart, so with 1 cm their bounding boxes no
 /// longer overlap within two margins and their separating-axis tests are
-/// skipped, and a woken pile makes 16 % fewer rows. (The pyramid keeps
-/// the default: at 1 cm its boxes moved for 86 of the 180 frames after
-/// its shot instead of 65, and its worst frame is far inside the frame
-/// anyway.) Over 27 shots of the box of boxes
-/// (its nine top cubes at 4, 8 and 12 m/s) the piles slept as before:
-/// a median of 311 frames against 346, three of them still awake after
-/// 20 s either way (`cargo run --release --example box_of_boxes_margins
-/// -- 20`, `-- 10`). Scene (c)'s worst frame under its shot: contacts
-/// 9.6 -> 7.8 ms in DeSmuME (docs/rigid-solver.md, "A tighter margin").
+/// skipped, and a woken pile makes 16 % fewer rows. Over 27 shots (its
+/// nine top cubes at 4, 8 and 12 m/s) the piles slept as before: a
+/// median of 311 frames against 346, three of them still awake after 20
+/// s either way (`cargo run --release --example box_of_boxes_margins --
+/// 20`, `-- 10`). Scene (c)'s worst frame under its shot: contacts 9.6 ->
+/// 7.8 ms in DeSmuME (docs/rigid-solver.md, "A tighter margin"). The
+/// pyramid keeps the default: at 1 cm its boxes moved for 86 of the 180
+/// frames after its shot instead of 65, and its worst frame is far
+/// inside the frame anyway.
 pub const BOX_MARGIN: Fx1 = fx!(0.01);
 
 /// The box scenes' settings on `w`: sleeping, the update budget, and

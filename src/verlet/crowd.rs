@@ -175,20 +175,32 @@ fn for_each_moving<const N: usize, const C: usize>(
     }
 }
 
-/// The box around a ragdoll's spheres (raw FX1), at the current positions.
-fn bounds<const N: usize, const C: usize>(r: &Ragdoll<N, C>) -> ([i32; 3], [i32; 3]) {
-    let (mut lo, mut hi) = ([i32::MAX; 3], [i32::MIN; 3]);
+/// An axis-aligned box, its least and greatest corners (raw FX1).
+type Aabb = ([i32; 3], [i32; 3]);
+
+/// The box around a ragdoll's spheres, at the current positions.
+fn bounds<const N: usize, const C: usize>(r: &Ragdoll<N, C>) -> Aabb {
+    let mut b = ([i32::MAX; 3], [i32::MIN; 3]);
     for (p, rad) in r.particles.positions().iter().zip(r.particles.radii()) {
-        let (p, rad) = (p.raw(), rad.raw());
-        for k in 0..3 {
-            lo[k] = lo[k].min(p[k] - rad);
-            hi[k] = hi[k].max(p[k] + rad);
-        }
+        include(&mut b, p.raw(), rad.raw());
     }
-    (lo, hi)
+    b
 }
 
-fn overlap(a: &([i32; 3], [i32; 3]), b: &([i32; 3], [i32; 3])) -> bool {
+/// Grows `b` to hold the sphere of radius `r` about `p` (raw FX1).
+fn include(b: &mut Aabb, p: [i32; 3], r: i32) {
+    for ((lo, hi), c) in b.0.iter_mut().zip(&mut b.1).zip(p) {
+        *lo = (*lo).min(c - r);
+        *hi = (*hi).max(c + r);
+    }
+}
+
+/// The box of the sphere of radius `r` about `p` (raw FX1).
+fn sphere_box(p: [i32; 3], r: i32) -> Aabb {
+    (p.map(|c| c - r), p.map(|c| c + r))
+}
+
+fn overlap(a: &Aabb, b: &Aabb) -> bool {
     (0..3).all(|k| a.0[k] <= b.1[k] && b.0[k] <= a.1[k])
 }
 
@@ -272,9 +284,10 @@ fn separate_pair<const N: usize, const C: usize>(
     let mut b_box = b.crowd_box;
     for ia in 0..a.particles.len() {
         let ra = a.particles.radii()[ia];
-        let pa = a.particles.position(ia).raw();
-        let (r, (lo, hi)) = (ra.raw(), &b_box);
-        if (0..3).any(|k| pa[k] + r < lo[k] || pa[k] - r > hi[k]) {
+        if !overlap(
+            &sphere_box(a.particles.position(ia).raw(), ra.raw()),
+            &b_box,
+        ) {
             continue;
         }
         let wa = if a_moves {
@@ -301,11 +314,7 @@ fn separate_pair<const N: usize, const C: usize>(
                 n += 1;
                 a.particles.push_to(ia, ca);
                 b.particles.push_to(ib, cb);
-                let (c, rb) = (b.particles.position(ib).raw(), rb.raw());
-                for ((lo, hi), c) in b_box.0.iter_mut().zip(&mut b_box.1).zip(c) {
-                    *lo = (*lo).min(c - rb);
-                    *hi = (*hi).max(c + rb);
-                }
+                include(&mut b_box, b.particles.position(ib).raw(), rb.raw());
             }
         }
     }
