@@ -63,7 +63,7 @@ fn edges_zero_axes_and_the_largest_components() {
 /// and at a million random points.
 #[test]
 fn table_root_is_the_exact_floor() {
-    use dsphys::anim::rsqrt::sqrt_floor_u32;
+    use dsphys::fx::rsqrt::sqrt_floor_u32;
     let check = |x: u32| assert_eq!(sqrt_floor_u32(x), divsqrt::soft::sqrt_u32(x), "sqrt {x}");
     for b in 0..32 {
         let p = 1u32 << b;
