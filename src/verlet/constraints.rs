@@ -72,15 +72,19 @@ pub struct Link {
     pub min: Fx1,
     /// Maximum length ([`Fx1::MAX`]: none).
     pub max: Fx1,
-    /// `min^2` and `max^2`, Q40 (the solver's squared lengths).
-    min2: i64,
-    max2: i64,
-    /// `d^2` (Q40) at and above which a too-short link takes the
+    /// `min^2` and `max^2`, Q24 (FX2 raw, exact), saturated to `i32`:
+    /// the solver compares `|d|^2 >> 16` (Q40 to Q24) with them in 32
+    /// bits, which decides as the Q40 compare did (the bounds are
+    /// multiples of 2^16 in Q40) but for `|d|^2 >> 16` equal to a bound
+    /// with bits below it, where `e` is 0 and the move nothing.
+    min2: i32,
+    max2: i32,
+    /// `|d|^2` (Q24) at and above which a too-short link takes the
     /// approximation.
-    min2_lo: i64,
-    /// `d^2` (Q40) at and below which a too-long link takes the
+    min2_lo: i32,
+    /// `|d|^2` (Q24) at and below which a too-long link takes the
     /// approximation.
-    max2_hi: i64,
+    max2_hi: i32,
     /// `1 / (2 min^2)`, 1/m^2.
     inv_2min2: Fx1,
     /// `1 / (2 max^2)`, 1/m^2.
@@ -90,6 +94,11 @@ pub struct Link {
     /// False when both ends are pinned.
     live: bool,
 }
+
+/// The longest length a link may hold (a stick's rest length, a range's
+/// or min-stick's bound): its square must fit the solver's 32-bit Q24
+/// compare (128 m^2). The asset compiler refuses longer ones.
+pub const MAX_LINK_LENGTH: Fx1 = fx!(10.0);
 
 /// The longest target length the approximation serves (see `project`).
 pub const APPROX_MAX_LENGTH: Fx1 = fx!(2.0);
@@ -116,18 +125,16 @@ impl Link {
             min: def.min.max(Fx1::ZERO),
             max: def.max,
             min2: 0,
-            max2: i64::MAX,
-            min2_lo: i64::MAX,
-            max2_hi: i64::MIN,
+            max2: i32::MAX,
+            min2_lo: i32::MAX,
+            max2_hi: i32::MIN,
             inv_2min2: Fx1::ZERO,
             inv_2max2: Fx1::ZERO,
             ratio_a: Fx1::ZERO,
             live: false,
         };
-        l.min2 = q40(l.min * l.min);
-        if l.max < fx!(400000.0) {
-            l.max2 = q40(l.max * l.max);
-        }
+        l.min2 = q24(l.min * l.min);
+        l.max2 = q24(l.max * l.max);
         l.set_window(window);
         l.set_masses(inv_masses[l.a as usize], inv_masses[l.b as usize]);
         l
@@ -141,17 +148,17 @@ impl Link {
             Some(k) if window > Fx1::ZERO => {
                 self.inv_2min2 = k;
                 let min2 = self.min * self.min;
-                self.min2_lo = q40(min2 - (min2 * window).lower());
+                self.min2_lo = q24(min2 - (min2 * window).lower());
             }
-            _ => self.min2_lo = i64::MAX,
+            _ => self.min2_lo = i32::MAX,
         }
         match inv_2t2(self.max) {
-            Some(k) if window > Fx1::ZERO && self.max2 != i64::MAX => {
+            Some(k) if window > Fx1::ZERO => {
                 self.inv_2max2 = k;
                 let max2 = self.max * self.max;
-                self.max2_hi = q40(max2 + (max2 * window).lower());
+                self.max2_hi = q24(max2 + (max2 * window).lower());
             }
-            _ => self.max2_hi = i64::MIN,
+            _ => self.max2_hi = i32::MIN,
         }
     }
 
@@ -215,26 +222,28 @@ impl Link {
         let d = [pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]];
         // Q40, below 3 * 2^60.8 < 2^63.
         let d2 = d[0] as i64 * d[0] as i64 + d[1] as i64 * d[1] as i64 + d[2] as i64 * d[2] as i64;
-        // e = |d|^2 - t^2 (Q40), k = 1/(2t^2) (Q12).
-        let (e, k) = if d2 > self.max2 {
-            if d2 > self.max2_hi {
+        // Q24, saturated: 2^31 Q24 is 128 m^2, beyond every window (and
+        // beyond every finite bound that fits, which `q24` saturates).
+        let d24 = (d2 >> 16).min(i32::MAX as i64) as i32;
+        // e = |d|^2 - t^2 (Q24), k = 1/(2t^2) (Q12).
+        let (e24, k) = if d24 > self.max2 {
+            if d24 > self.max2_hi {
                 self.project_exact(&mut q[..], d, d2, self.max);
                 return 2;
             }
-            (d2 - self.max2, self.inv_2max2.raw())
-        } else if d2 < self.min2 {
-            if d2 < self.min2_lo {
+            (d24 - self.max2, self.inv_2max2.raw())
+        } else if d24 < self.min2 {
+            if d24 < self.min2_lo {
                 self.project_exact(&mut q[..], d, d2, self.min);
                 return 2;
             }
-            (d2 - self.min2, self.inv_2min2.raw())
+            (d24 - self.min2, self.inv_2min2.raw())
         } else {
             return 0;
         };
         // Inside the window |e| <= 0.9 t^2 <= 3.6 m^2 (t at most
         // APPROX_MAX_LENGTH): Q24 below 2^26. frac = e k: Q36, rounded to
         // Q16; |frac| <= window / 2 < 0.45, below 2^15.
-        let e24 = (e >> 16) as i32;
         let frac = ((e24 as i64 * k as i64 + (1 << 19)) >> 20) as i32;
         // a's share: frac * ratio (Q28, below 2^27), rounded to Q16.
         let fa = (frac * self.ratio_a.raw() + (1 << 11)) >> 12;
@@ -250,9 +259,11 @@ impl Link {
     }
 }
 
-/// `x` (FX2 raw, Q24) in Q40, saturating at `i64`'s ends.
-fn q40(x: Fx2) -> i64 {
-    x.raw().saturating_mul(1 << 16)
+/// `x` (FX2 raw, Q24) as an `i32`, saturated: a bound above 128 m^2
+/// (11.3 m) holds nothing the window serves, and `|d|^2` saturates the
+/// same way, so a link longer than that is never pulled in.
+fn q24(x: Fx2) -> i32 {
+    x.raw().clamp(i32::MIN as i64, i32::MAX as i64) as i32
 }
 
 /// The positions the constraint solver takes: within this of the origin

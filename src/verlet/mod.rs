@@ -66,7 +66,8 @@ pub mod timing;
 pub mod world;
 
 pub use constraints::{
-    Constraints, Link, RelaxStats, APPROX_MAX_LENGTH, DEFAULT_APPROX_WINDOW, POSITION_LIMIT,
+    Constraints, Link, RelaxStats, APPROX_MAX_LENGTH, DEFAULT_APPROX_WINDOW, MAX_LINK_LENGTH,
+    POSITION_LIMIT,
 };
 pub use crowd::{
     separate_ragdolls, separate_ragdolls_touching, step_crowd_in_room, step_crowd_in_world,

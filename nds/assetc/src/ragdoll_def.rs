@@ -19,7 +19,7 @@ use std::path::Path;
 
 use dsphys::fx::{Fx1, Vec3};
 use dsphys::verlet;
-use dsphys::verlet::{ConstraintDef, ConstraintKind};
+use dsphys::verlet::{ConstraintDef, ConstraintKind, MAX_LINK_LENGTH};
 
 /// A bad asset: the file, the 1-based line (0: the file as a whole), the
 /// field and what is wrong.
@@ -284,10 +284,12 @@ pub fn parse_ragdoll(file: &str, text: &str) -> Result<RagdollDef, AssetError> {
                 };
                 expect(names)?;
                 let (mut min, mut max) = (0.0, 0.0);
+                // The solver compares squared lengths in 32 bits.
+                let max_link = MAX_LINK_LENGTH.to_f64();
                 if kind == ConstraintKind::Range {
                     let field = |f: &str| format!("range {} {} field '{f}'", args[0], args[1]);
-                    min = ctx.number(&field("min"), args[2], f64::NEG_INFINITY, 1000.0)?;
-                    max = ctx.number(&field("max"), args[3], f64::NEG_INFINITY, 1000.0)?;
+                    min = ctx.number(&field("min"), args[2], f64::NEG_INFINITY, max_link)?;
+                    max = ctx.number(&field("max"), args[3], f64::NEG_INFINITY, max_link)?;
                     if max <= 0.0 {
                         return Err(ctx.err(field("max"), format!("zero or negative length {max}")));
                     }
@@ -299,7 +301,7 @@ pub fn parse_ragdoll(file: &str, text: &str) -> Result<RagdollDef, AssetError> {
                     }
                 } else if kind == ConstraintKind::MinStick {
                     let field = format!("minstick {} {} field 'min'", args[0], args[1]);
-                    min = ctx.number(&field, args[2], f64::NEG_INFINITY, 1000.0)?;
+                    min = ctx.number(&field, args[2], f64::NEG_INFINITY, max_link)?;
                     if min <= 0.0 {
                         return Err(ctx.err(field, format!("zero or negative length {min}")));
                     }
@@ -359,6 +361,15 @@ pub fn parse_ragdoll(file: &str, text: &str) -> Result<RagdollDef, AssetError> {
                         format!(
                             "zero rest length: the particles are at the same position (lines {} and {})",
                             particles[idx[0]].line, particles[idx[1]].line
+                        ),
+                    ));
+                }
+                if rest_fx > MAX_LINK_LENGTH {
+                    return Err(ctx.err(
+                        format!("stick {} {} field 'rest length'", c.names[0], c.names[1]),
+                        format!(
+                            "rest length {rest:.3} m is above the solver's limit of {} m",
+                            MAX_LINK_LENGTH.to_f64()
                         ),
                     ));
                 }

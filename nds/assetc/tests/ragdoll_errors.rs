@@ -101,6 +101,35 @@ fn zero_or_negative_rest_lengths() {
 }
 
 #[test]
+fn lengths_beyond_the_solvers_limit() {
+    // The solver compares squared lengths in 32 bits: 10 m at most.
+    check(
+        &format!("{ARM}range shoulder wrist 0.1 12\n"),
+        8,
+        "range shoulder wrist field 'max'",
+        "out of range",
+    );
+    check(
+        &ARM.replace(
+            "minstick shoulder wrist 0.15",
+            "minstick shoulder wrist 10.5",
+        ),
+        7,
+        "minstick shoulder wrist field 'min'",
+        "out of range",
+    );
+    check(
+        &ARM.replace(
+            "particle wrist    0.22 0.83 0.02",
+            "particle wrist    0.22 12.0 0.02",
+        ),
+        6,
+        "stick elbow wrist field 'rest length'",
+        "above the solver's limit of 10 m",
+    );
+}
+
+#[test]
 fn disconnected_graph() {
     check(
         &ARM.replace("stick elbow wrist\n", ""),
