@@ -711,6 +711,8 @@ fn update(r: &mut Prepared, vel: &mut [Vel; SLOTS], normal: i64) {
     if delta == 0 {
         return;
     }
+    #[cfg(feature = "solver-trace")]
+    trace::note(delta);
     r.lambda += delta;
     apply(r, vel, delta);
 }
@@ -792,9 +794,54 @@ pub fn sweep_split<R: SweptRow>(
     iterations: u8,
 ) {
     let base = near.len();
-    for _ in 0..iterations {
+    for _k in 0..iterations {
         sweep_span(near, 0, vel);
         sweep_span(far, base, vel);
+        #[cfg(feature = "solver-trace")]
+        trace::end_sweep(_k);
+    }
+}
+
+/// How fast the sweeps converge, for measurements on the host (the
+/// `solver-trace` feature; never in the ROM): the largest impulse change
+/// (Q20) of each sweep of the last solve of general rows.
+#[cfg(feature = "solver-trace")]
+pub mod trace {
+    use core::sync::atomic::{AtomicU32, Ordering};
+
+    /// Sweeps recorded.
+    pub const SWEEPS: usize = 32;
+    static LARGEST: AtomicU32 = AtomicU32::new(0);
+    #[allow(clippy::declare_interior_mutable_const)]
+    const NONE: AtomicU32 = AtomicU32::new(u32::MAX);
+    static PER_SWEEP: [AtomicU32; SWEEPS] = [NONE; SWEEPS];
+
+    pub(super) fn note(delta: i32) {
+        LARGEST.fetch_max(delta.unsigned_abs(), Ordering::Relaxed);
+    }
+
+    pub(super) fn end_sweep(k: u8) {
+        let largest = LARGEST.swap(0, Ordering::Relaxed);
+        if let Some(slot) = PER_SWEEP.get(k as usize) {
+            slot.store(largest, Ordering::Relaxed);
+        }
+    }
+
+    /// Forgets what was recorded (call before a step).
+    pub fn clear() {
+        LARGEST.store(0, Ordering::Relaxed);
+        for s in &PER_SWEEP {
+            s.store(u32::MAX, Ordering::Relaxed);
+        }
+    }
+
+    /// The largest impulse change (N s) of each sweep since [`clear`].
+    pub fn per_sweep() -> impl Iterator<Item = f64> {
+        PER_SWEEP
+            .iter()
+            .map(|s| s.load(Ordering::Relaxed))
+            .take_while(|&x| x != u32::MAX)
+            .map(|x| x as f64 / (1u64 << super::LAMBDA_FRAC) as f64)
     }
 }
 
