@@ -312,3 +312,54 @@ fn relaxation_saturates_at_its_position_limit() {
     // The coincident pair has no direction to push along: it stays put.
     assert_eq!(x[2], x[3]);
 }
+
+/// Links up to `MAX_LINK_LENGTH` (10 m): the passes compare squared
+/// lengths as `i32` Q24 (128 m^2 at most), saturating a longer `|d|^2`
+/// there. A 10 m stick stretched to 12 m and squeezed to 1 m, a 10 m
+/// min-stick at 12 m (satisfied: no push) and at 6 m, and a range of
+/// 9-10 m at 30 m all end where they should.
+#[test]
+fn links_at_the_length_limit_hold() {
+    use dsphys::verlet::MAX_LINK_LENGTH;
+    let top = MAX_LINK_LENGTH.to_f64();
+    assert!((top - 10.0).abs() < 0.001, "{top}");
+    let mut p = Particles::<16>::new();
+    let pairs = [
+        (12.0, 0.0),
+        (1.0, 0.0),
+        (12.0, 0.0),
+        (6.0, 0.0),
+        (30.0, 0.0),
+    ];
+    for (k, &(len, _)) in pairs.iter().enumerate() {
+        let z = 3.0 * k as f64;
+        p.push(v(-len / 2.0, 1.0, z), fx!(1.0), fx!(1.0), fx!(0.05))
+            .unwrap();
+        p.push(v(len / 2.0, 1.0, z), fx!(1.0), fx!(1.0), fx!(0.05))
+            .unwrap();
+    }
+    let mut c = Constraints::<16>::new();
+    let defs = [
+        ConstraintDef::stick(0, 1, MAX_LINK_LENGTH),
+        ConstraintDef::stick(2, 3, MAX_LINK_LENGTH),
+        ConstraintDef::min_stick(4, 5, MAX_LINK_LENGTH),
+        ConstraintDef::min_stick(6, 7, MAX_LINK_LENGTH),
+        ConstraintDef::range(8, 9, f(9.0), MAX_LINK_LENGTH),
+    ];
+    for d in &defs {
+        c.push(d, p.inv_masses()).unwrap();
+    }
+    let mut x = [Vec3::ZERO; 16];
+    let mut rem = [[0; 3]; 16];
+    x[..10].copy_from_slice(p.positions());
+    c.relax(&mut x, &mut rem, 4);
+    let len = |a: usize| dist(x[a], x[a + 1]);
+    for (a, want) in [(0, 10.0), (2, 10.0), (4, 12.0), (6, 10.0), (8, 10.0)] {
+        assert!(
+            (len(a) - want).abs() < 0.002,
+            "{a}-{}: {} m, not {want}",
+            a + 1,
+            len(a)
+        );
+    }
+}

@@ -73,10 +73,14 @@ pub struct Link {
     /// Maximum length ([`Fx1::MAX`]: none).
     pub max: Fx1,
     /// `min^2` and `max^2`, Q24 (FX2 raw, exact), saturated to `i32`:
-    /// the solver compares `|d|^2 >> 16` (Q40 to Q24) with them in 32
-    /// bits, which decides as the Q40 compare did (the bounds are
-    /// multiples of 2^16 in Q40) but for `|d|^2 >> 16` equal to a bound
-    /// with bits below it, where `e` is 0 and the move nothing.
+    /// the solver compares `|d|^2 >> 16` (Q40 to Q24, saturated) with
+    /// them and the window bounds in 32 bits. All four are multiples of
+    /// 2^16 in Q40, so this decides as the Q40 compare did, but for a
+    /// `|d|^2` in the same 2^-24 m^2 step as a bound: at `min^2` or
+    /// `max^2` then `e` is 0 and the move nothing, as before; at a window
+    /// bound it takes the approximation where it took the exact path.
+    /// (`links_at_the_length_limit_hold` in `tests/verlet_constraints.rs`
+    /// checks the saturation at [`MAX_LINK_LENGTH`].)
     min2: i32,
     max2: i32,
     /// `|d|^2` (Q24) at and above which a too-short link takes the
