@@ -15,7 +15,11 @@
 //! - with the ranges and min-sticks (inelastic joint stops) or the sticks
 //!   only;
 //! - with each move rounded to 2^-20 m, the fraction to 2^-16 and the
-//!   mass ratio to 2^-12, as the fixed-point passes round them.
+//!   mass ratio to 2^-12, as the fixed-point passes round them;
+//! - with exact Verlet steps, or with the engine's (`verlet::particles`):
+//!   positions in steps of 2^-12 m, each displacement's rounding carried
+//!   to the next, the previous position (and so SHAKE's direction) in
+//!   whole steps.
 
 use dsphys::verlet::def::ConstraintKind;
 use dsphys::verlet::humanoid::HUMANOID;
@@ -37,6 +41,10 @@ struct Way {
     shake: bool,
     limits: bool,
     rounded: bool,
+    /// The engine's integrator: positions in steps of 2^-12 m with a
+    /// remainder carried to the next displacement, the previous position
+    /// kept in whole steps (and the direction taken from it).
+    engine: bool,
 }
 
 /// Percent change of the mean kinetic energy, second 10 against second 1.
@@ -98,15 +106,37 @@ fn energy_change(way: Way, seed: u32) -> f64 {
         }
     };
     let (mut first, mut last) = (0.0, 0.0);
-    for step in 1..=600 {
-        let start = x.clone();
+    // The engine's state: `x` is `cur + rem`; `cur` and `prev` in steps.
+    let quantum = 1.0 / 4096.0;
+    let steps = |v: f64| (v / quantum).round() * quantum;
+    let mut rem = vec![[0.0f64; 3]; n];
+    if way.engine {
         for i in 0..n {
             for k in 0..3 {
-                let next = 2.0 * x[i][k] - prev[i][k];
-                prev[i][k] = x[i][k];
-                x[i][k] = next;
+                x[i][k] = steps(x[i][k]);
+                prev[i][k] = x[i][k] - steps(x[i][k] - prev[i][k]);
             }
         }
+    }
+    for step in 1..=600 {
+        let start = if way.engine { prev.clone() } else { x.clone() };
+        for i in 0..n {
+            for k in 0..3 {
+                if way.engine {
+                    let cur = x[i][k] - rem[i][k];
+                    let total = cur - prev[i][k] + rem[i][k];
+                    let moved = steps(total);
+                    rem[i][k] = total - moved;
+                    prev[i][k] = cur;
+                    x[i][k] = cur + moved + rem[i][k];
+                } else {
+                    let next = 2.0 * x[i][k] - prev[i][k];
+                    prev[i][k] = x[i][k];
+                    x[i][k] = next;
+                }
+            }
+        }
+        let start = if way.engine { prev.clone() } else { start };
         for _ in 0..way.passes {
             for &(a, b, min, max) in &links {
                 let d = sub(x[b], x[a]);
@@ -131,9 +161,18 @@ fn energy_change(way: Way, seed: u32) -> f64 {
                 }
             }
         }
+        if way.engine {
+            for i in 0..n {
+                for k in 0..3 {
+                    let cur = steps(x[i][k]);
+                    rem[i][k] = x[i][k] - cur;
+                }
+            }
+        }
         let e: f64 = (0..n)
             .map(|i| {
-                let v = sub(x[i], prev[i]);
+                let cur = sub(x[i], rem[i]);
+                let v = sub(cur, prev[i]);
                 0.5 * m[i] * dot(v, v) / (dt * dt)
             })
             .sum();
@@ -147,30 +186,38 @@ fn energy_change(way: Way, seed: u32) -> f64 {
 }
 
 fn main() {
-    println!("passes direction  constraints      rounding   change of energy, 6 stirrings (%)");
-    for (passes, shake, limits, rounded) in [
-        (2, false, true, false),
-        (2, true, true, false),
-        (2, false, false, false),
-        (2, true, false, false),
-        (8, true, false, false),
-        (2, true, false, true),
-        (8, true, false, true),
+    println!(
+        "passes direction  constraints      rounding   integrator  change of energy, 6 stirrings (%)"
+    );
+    for (passes, shake, limits, rounded, engine) in [
+        (2, false, true, false, false),
+        (2, true, true, false, false),
+        (2, false, false, false, false),
+        (2, true, false, false, false),
+        (8, true, false, false, false),
+        (2, true, false, true, false),
+        (8, true, false, true, false),
+        (2, false, false, true, true),
+        (2, true, false, false, true),
+        (2, true, false, true, true),
+        (8, true, false, true, true),
     ] {
         let way = Way {
             passes,
             shake,
             limits,
             rounded,
+            engine,
         };
         let changes: Vec<String> = (0..6)
             .map(|s| format!("{:+.2}", energy_change(way, s)))
             .collect();
         println!(
-            "{passes:>6} {:9}  {:15}  {:9}  {}",
+            "{passes:>6} {:9}  {:15}  {:9}  {:10}  {}",
             if shake { "SHAKE" } else { "Jakobsen" },
             if limits { "with limits" } else { "sticks only" },
             if rounded { "as the DS" } else { "none" },
+            if engine { "the DS's" } else { "exact" },
             changes.join(" ")
         );
     }
