@@ -274,29 +274,45 @@ fn crowd_step(
     )
 }
 
-/// Four ragdolls fall into a pile in the arena: every particle stays in
-/// free space every frame, the pile does not interpenetrate (measured:
-/// 27 mm at worst in an impact, 6 mm at rest, for spheres of 50-120 mm),
-/// and it comes to rest and sleeps, as a whole, within 3 s of landing
-/// (they land by frame 60). Before its ragdolls counted a rest on each
-/// other as a rest, and slept together, it never slept.
-#[test]
-fn crowd_pile_stays_apart_in_the_world_and_settles() {
-    let w = world("arena");
-    let w = w.world();
+/// What one pile of [`dsphys::scenario::crowd_drop`] did in 15 s.
+struct Pile {
+    /// Particle pairs that touched.
+    pairs: usize,
+    /// Deepest overlap between ragdolls from 1 s on, and at the end (m).
+    worst: f64,
+    rest: f64,
+    /// Fastest particle at the end (m/s).
+    speed: f64,
+    /// The frame from which all four sleep.
+    asleep_at: Option<u32>,
+}
+
+/// The crowd drop with its first ragdoll nudged by `nudge` FX1 steps
+/// (+x, -z), for 900 frames; with `free_space`, checks every particle
+/// stays in the world every frame (slow in a debug build).
+fn pile(w: &CollisionWorld, nudge: i32, free_space: bool) -> Pile {
     let mut crowd = [const { None }; 4];
     dsphys::scenario::crowd_drop(&mut crowd);
+    if let Some(r) = crowd[0].as_mut() {
+        r.particles.translate(Vec3::new(
+            Fx1::from_raw(nudge),
+            Fx1::ZERO,
+            Fx1::from_raw(-nudge),
+        ));
+    }
     let mut contacts = WorldContacts::new();
     let (mut worst, mut pairs, mut asleep_at) = (0.0f64, 0usize, None);
     for frame in 0..900 {
-        pairs += crowd_step(&mut crowd, &w, &mut contacts);
-        for (k, r) in crowd.iter().flatten().enumerate() {
-            for (i, &p) in r.positions().iter().enumerate() {
-                assert!(
-                    in_free_space(&w, f3(p)),
-                    "frame {frame}: ragdoll {k} particle {i} at {:?} left the world",
-                    f3(p)
-                );
+        pairs += crowd_step(&mut crowd, w, &mut contacts);
+        if free_space {
+            for (k, r) in crowd.iter().flatten().enumerate() {
+                for (i, &p) in r.positions().iter().enumerate() {
+                    assert!(
+                        in_free_space(w, f3(p)),
+                        "frame {frame}: ragdoll {k} particle {i} at {:?} left the world",
+                        f3(p)
+                    );
+                }
             }
         }
         if frame >= 60 {
@@ -311,24 +327,84 @@ fn crowd_pile_stays_apart_in_the_world_and_settles() {
         .flatten()
         .map(|r| r.max_speed().to_f64())
         .fold(0.0, f64::max);
+    Pile {
+        pairs,
+        worst,
+        rest: deepest_crowd_overlap(&crowd),
+        speed,
+        asleep_at,
+    }
+}
+
+/// Four ragdolls fall into a pile in the arena: every particle stays in
+/// free space every frame, the pile does not interpenetrate, and it
+/// comes to rest and sleeps, as a whole, within 3 s of landing (they land
+/// by frame 60). Before its ragdolls counted a rest on each other as a
+/// rest, and slept together, it never slept.
+///
+/// A pile is chaotic: nudging one ragdoll by a quarter of a millimetre
+/// lands it differently. So the overlaps are judged over eight drops,
+/// the first ragdoll nudged by 0 to 7 FX1 steps: measured (2026-11-27,
+/// `--nocapture`) 20-52 mm from 1 s on (the upper median 29 mm) and
+/// 0.1-16 mm at rest (6.6 mm), for spheres of 50-120 mm. One drop, with
+/// limits at its own figures, failed for two of twelve nudges.
+#[test]
+fn crowd_pile_stays_apart_in_the_world_and_settles() {
+    let w = world("arena");
+    let w = w.world();
+    let piles: Vec<Pile> = (0..8).map(|nudge| pile(&w, nudge, nudge == 0)).collect();
+    for (nudge, p) in piles.iter().enumerate() {
+        println!(
+            "nudge {nudge}: {} particle contacts in 15 s; deepest overlap after 1 s {:.1} mm, \
+             at rest {:.1} mm; all asleep at frame {:?}; fastest particle at 15 s {:.3} m/s",
+            p.pairs,
+            p.worst * 1000.0,
+            p.rest * 1000.0,
+            p.asleep_at,
+            p.speed
+        );
+        assert!(p.pairs > 50, "nudge {nudge}: the pile never touched");
+        assert!(
+            p.speed < 0.05,
+            "nudge {nudge}: the pile still moves at {:.3} m/s",
+            p.speed
+        );
+        assert!(
+            p.asleep_at.is_some_and(|f| f < 60 + 180),
+            "nudge {nudge}: the pile did not sleep within 3 s of landing: {:?}",
+            p.asleep_at
+        );
+        assert!(
+            p.worst < 0.06,
+            "nudge {nudge}: ragdolls interpenetrate {:.1} mm",
+            p.worst * 1000.0
+        );
+        assert!(
+            p.rest < 0.02,
+            "nudge {nudge}: at rest they overlap {:.1} mm",
+            p.rest * 1000.0
+        );
+    }
+    let upper_median = |f: fn(&Pile) -> f64| {
+        let mut v: Vec<f64> = piles.iter().map(f).collect();
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let (worst, rest) = (upper_median(|p| p.worst), upper_median(|p| p.rest));
     println!(
-        "crowd of 4: {pairs} particle contacts in 15 s; deepest overlap after 1 s {:.1} mm, \
-         at rest {:.1} mm; all asleep at frame {asleep_at:?}; fastest particle at 15 s {speed:.3} m/s",
+        "upper medians: {:.1} mm from 1 s on, {:.1} mm at rest",
         worst * 1000.0,
-        deepest_crowd_overlap(&crowd) * 1000.0
+        rest * 1000.0
     );
-    assert!(pairs > 50, "the pile never touched ({pairs} contacts)");
     assert!(
-        worst < 0.04,
-        "ragdolls interpenetrate {:.1} mm",
+        worst < 0.035,
+        "ragdolls interpenetrate {:.1} mm (median)",
         worst * 1000.0
     );
-    let rest = deepest_crowd_overlap(&crowd);
-    assert!(rest < 0.01, "at rest they overlap {:.1} mm", rest * 1000.0);
-    assert!(speed < 0.05, "the pile still moves at {speed:.3} m/s");
     assert!(
-        asleep_at.is_some_and(|f| f < 60 + 180),
-        "the pile did not sleep within 3 s of landing: {asleep_at:?}"
+        rest < 0.008,
+        "at rest they overlap {:.1} mm (median)",
+        rest * 1000.0
     );
 }
 
