@@ -77,7 +77,7 @@ type Nearest = Option<(usize, usize, i32, Fx1)>;
 
 /// The particle whose projection is nearest (x, y).
 fn nearest(sim: &Sim, cam: &Camera, x: i32, y: i32) -> Nearest {
-    let mut best: Option<(usize, usize, i32, Fx1)> = None;
+    let mut best: Nearest = None;
     let view = cam.view();
     for (ri, r) in sim.ragdolls[..sim.count].iter().enumerate() {
         let Some(r) = r else { continue };

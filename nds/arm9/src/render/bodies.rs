@@ -33,8 +33,7 @@ pub fn draw(bodies: &[Body], colors: &[Rgb], budget: &mut PolyBudget, list: &mut
             scale,
             material(colors[i % colors.len()]),
         ) {
-            budget.give_back(faces);
-            budget.refused += faces;
+            budget.refuse(faces);
         }
     }
 }

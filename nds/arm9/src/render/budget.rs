@@ -31,9 +31,25 @@ impl PolyBudget {
         }
     }
 
+    /// Takes as many of `want` polygons as fit, counting the rest as
+    /// refused; returns how many it took.
+    pub fn take_up_to(&mut self, want: u32) -> u32 {
+        let granted = want.min(self.left());
+        self.used += granted;
+        self.refused += want - granted;
+        granted
+    }
+
     /// Returns polygons taken but not drawn.
     pub fn give_back(&mut self, n: u32) {
         self.used -= n.min(self.used);
+    }
+
+    /// Returns `n` polygons taken but then not drawn (their list was
+    /// full), counting them as refused.
+    pub fn refuse(&mut self, n: u32) {
+        self.give_back(n);
+        self.refused += n;
     }
 
     pub fn used(&self) -> u32 {

@@ -46,9 +46,7 @@ impl<'a> Batch<'a> {
         id: u8,
         want: u32,
     ) -> Self {
-        let granted = want.min(budget.left());
-        budget.take(granted);
-        budget.refused += want - granted;
+        let granted = budget.take_up_to(want);
         gx::polygon_attr(alpha, both, id);
         gx::begin(p);
         Batch { budget, granted }

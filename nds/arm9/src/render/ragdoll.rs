@@ -173,14 +173,11 @@ pub fn draw(
         return lod;
     }
     if lod == Lod::Lines {
-        let granted = (n as u32).min(budget.left());
-        budget.take(granted);
-        budget.refused += n as u32 - granted;
+        let granted = budget.take_up_to(n as u32);
         let gx = |p: Vec3| p.to_array().map(to_gx);
         for &(i, j) in &list[..granted as usize] {
             if !lit.line(gx(x[i as usize]), gx(x[j as usize]), color.bgr555()) {
-                budget.give_back(1);
-                budget.refused += 1;
+                budget.refuse(1);
             }
         }
         return lod;
@@ -202,8 +199,7 @@ pub fn draw(
             continue;
         }
         if !lit.add(mesh, &frame, scale, material) {
-            budget.give_back(mesh.polygons());
-            budget.refused += mesh.polygons();
+            budget.refuse(mesh.polygons());
         }
     }
     lod
