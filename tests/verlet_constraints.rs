@@ -45,15 +45,24 @@ fn chain_error(p: &Particles<16>) -> (f64, f64) {
     (errs.iter().sum(), errs.iter().cloned().fold(0.0, f64::max))
 }
 
+/// The solver's view of `p` after `passes`: its positions, and the
+/// remainders the passes added to (which only a velocity would read).
+fn relaxed(
+    p: &Particles<16>,
+    c: &mut Constraints<16>,
+    passes: u32,
+) -> ([Vec3; 16], [[i32; 3]; 16]) {
+    let mut x = [Vec3::ZERO; 16];
+    let mut rem = [[0; 3]; 16];
+    x[..p.len()].copy_from_slice(p.positions());
+    c.relax(&mut x, &mut rem, passes);
+    (x, rem)
+}
+
 fn relax_chain(p: &mut Particles<16>, c: &mut Constraints<16>, passes: u32) -> Vec<f64> {
     let mut history = vec![chain_error(p).0];
     for _ in 0..passes {
-        // The solver's view: positions, and remainders it adds to (which
-        // only a velocity would read).
-        let mut x = [Vec3::ZERO; 16];
-        let mut rem = [[0; 3]; 16];
-        x[..p.len()].copy_from_slice(p.positions());
-        c.relax(&mut x, &mut rem, 1);
+        let (x, _) = relaxed(p, c, 1);
         for (i, xi) in x[..p.len()].iter().enumerate() {
             p.move_pinned(i, *xi);
         }
@@ -288,10 +297,7 @@ fn relaxation_saturates_at_its_position_limit() {
         c.push(&ConstraintDef::stick(a, a + 1, f(len)), p.inv_masses())
             .unwrap();
     }
-    let mut x = [Vec3::ZERO; 16];
-    let mut rem = [[0; 3]; 16];
-    x[..pts.len()].copy_from_slice(p.positions());
-    c.relax(&mut x, &mut rem, 200);
+    let (x, rem) = relaxed(&p, &mut c, 200);
     for (i, xi) in x[..pts.len()].iter().enumerate() {
         for (k, c) in vf(*xi).iter().enumerate() {
             assert!(c.abs() <= lim + 1e-3, "particle {i} axis {k}: {c}");
@@ -324,14 +330,8 @@ fn links_at_the_length_limit_hold() {
     let top = MAX_LINK_LENGTH.to_f64();
     assert!((top - 10.0).abs() < 0.001, "{top}");
     let mut p = Particles::<16>::new();
-    let pairs = [
-        (12.0, 0.0),
-        (1.0, 0.0),
-        (12.0, 0.0),
-        (6.0, 0.0),
-        (30.0, 0.0),
-    ];
-    for (k, &(len, _)) in pairs.iter().enumerate() {
+    let lengths = [12.0, 1.0, 12.0, 6.0, 30.0];
+    for (k, &len) in lengths.iter().enumerate() {
         let z = 3.0 * k as f64;
         p.push(v(-len / 2.0, 1.0, z), fx!(1.0), fx!(1.0), fx!(0.05))
             .unwrap();
@@ -349,10 +349,7 @@ fn links_at_the_length_limit_hold() {
     for d in &defs {
         c.push(d, p.inv_masses()).unwrap();
     }
-    let mut x = [Vec3::ZERO; 16];
-    let mut rem = [[0; 3]; 16];
-    x[..10].copy_from_slice(p.positions());
-    c.relax(&mut x, &mut rem, 4);
+    let (x, _) = relaxed(&p, &mut c, 4);
     let len = |a: usize| dist(x[a], x[a + 1]);
     for (a, want) in [(0, 10.0), (2, 10.0), (4, 12.0), (6, 10.0), (8, 10.0)] {
         assert!(

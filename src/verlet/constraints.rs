@@ -263,9 +263,10 @@ impl Link {
     }
 }
 
-/// `x` (FX2 raw, Q24) as an `i32`, saturated: a bound above 128 m^2
-/// (11.3 m) holds nothing the window serves, and `|d|^2` saturates the
-/// same way, so a link longer than that is never pulled in.
+/// `x` (FX2 raw, Q24) as an `i32`, saturated. Real bounds are at most
+/// [`MAX_LINK_LENGTH`] (100 m^2, below the 128 m^2 that fits); what
+/// saturates is `Fx1::MAX`, a link with no maximum, whose bound `|d|^2`
+/// (saturated the same way) never exceeds.
 fn q24(x: Fx2) -> i32 {
     x.raw().clamp(i32::MIN as i64, i32::MAX as i64) as i32
 }
