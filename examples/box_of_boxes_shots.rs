@@ -13,13 +13,10 @@
 //!
 //! `cargo run --release --example box_of_boxes_shots`
 
-use dsphys::fx;
-use dsphys::fx::Vec3;
-use dsphys::rigid::room::{box_of_boxes, BoxWorld};
-use dsphys::rigid::Settings;
+#[path = "support/box_shots.rs"]
+mod box_shots;
 
-/// Scene (c)'s eye (render::Camera::eye for its camera).
-const EYE: Vec3 = Vec3::new(fx!(1.061), fx!(2.0), fx!(2.561));
+use box_shots::{shot_pile, AsleepFrom};
 
 fn main() {
     // An update budget of 0 turns it off (8 sweeps every step).
@@ -27,17 +24,12 @@ fn main() {
         .nth(1)
         .map(|a| a.parse().expect("a budget"));
     for top in 18..27usize {
-        let mut w = Box::new(BoxWorld::empty(Settings::DEFAULT));
-        let first = box_of_boxes(&mut w).expect("room for the pile");
-        if let Some(b) = budget {
-            w.settings.update_budget = b;
-        }
-        let cube = &mut w.bodies_mut()[first + top];
-        let dir = (cube.pos.lower() - EYE)
-            .try_normalise()
-            .expect("a direction");
-        cube.apply_impulse(Vec3::ZERO, dsphys::rigid::raise(dir.scale(fx!(8.0))));
-        let (mut asleep_at, mut most_rows, mut most_awake) = (None, 0, 0);
+        let (mut w, first) = shot_pile(top, 8, |w| {
+            if let Some(b) = budget {
+                w.settings.update_budget = b;
+            }
+        });
+        let (mut asleep_at, mut most_rows, mut most_awake) = (AsleepFrom::default(), 0, 0);
         // Scene (c)'s stress window: rows summed over the 180 frames from
         // the shot, the work the worst frames are made of.
         let mut window_rows = 0;
@@ -52,16 +44,13 @@ fn main() {
                 .filter(|b| !b.is_asleep())
                 .count();
             most_awake = most_awake.max(n_awake);
-            let awake = n_awake > 0;
-            match (awake, asleep_at) {
-                (false, None) => asleep_at = Some(f),
-                (true, Some(_)) => asleep_at = None,
-                _ => {}
-            }
+            asleep_at.note(f, n_awake > 0);
         }
-        let settled = asleep_at.map_or("still awake at frame 1200".to_string(), |f| {
-            format!("all asleep from frame {f} ({:.1} s)", f as f64 / 60.0)
-        });
+        let settled = asleep_at
+            .0
+            .map_or("still awake at frame 1200".to_string(), |f| {
+                format!("all asleep from frame {f} ({:.1} s)", f as f64 / 60.0)
+            });
         println!(
             "top cube {}: {settled}; at most {most_rows} rows, {most_awake} cubes awake; \
              {} rows a frame over the first 180",
