@@ -15,23 +15,20 @@
 //! over 1 % long in all 16 kicks, the shipped one the least
 //! (docs/performance.md, "Sticks at rest").
 
+#[path = "support/humanoid_sticks.rs"]
+mod humanoid_sticks;
+
 use dsphys::fx::{Fx1, Vec3};
-use dsphys::scenario::ROOM;
-use dsphys::verlet::def::{ConstraintDef, ConstraintKind, RagdollDef};
+use dsphys::scenario::{throw_tumbling, ROOM};
+use dsphys::verlet::def::{ConstraintDef, RagdollDef};
 use dsphys::verlet::humanoid::HUMANOID;
 use dsphys::verlet::{Ragdoll, Settings};
 use dsphys::xorshift::XorShift32;
+use humanoid_sticks::particle;
 
 /// The shipped stick furthest from its length, in percent.
 fn worst_stick(x: &[Vec3]) -> f64 {
-    HUMANOID
-        .constraints
-        .iter()
-        .filter(|c| c.kind == ConstraintKind::Stick)
-        .map(|c| {
-            100.0 * ((x[c.b as usize] - x[c.a as usize]).length().to_f64() / c.min.to_f64() - 1.0)
-        })
-        .fold(0.0, |w: f64, e| if e.abs() > w.abs() { e } else { w })
+    100.0 * humanoid_sticks::worst_stick(x).0
 }
 
 /// The humanoid without the constraints at `drop` (indices).
@@ -61,18 +58,7 @@ fn drop(def: &RagdollDef, kick: Option<u32>) -> (f64, f64, Option<u32>) {
             r.apply_impulse(0, Vec3::new(c() * 3, c(), c() * 3));
             r.apply_impulse(13, Vec3::new(c(), c(), c()));
         }
-        None => {
-            // scenario::tumbling_ragdoll's throw.
-            r.set_velocity_all(Vec3::new(
-                Fx1::from_raw(10240),
-                Fx1::ONE,
-                Fx1::from_raw(-6144),
-            ));
-            r.apply_impulse(
-                0,
-                Vec3::new(Fx1::from_raw(-12288), Fx1::ZERO, Fx1::from_raw(8192)),
-            );
-        }
+        None => throw_tumbling(&mut r),
     }
     let (mut moving, mut asleep) = (0.0f64, None);
     for f in 0..600 {
@@ -89,17 +75,13 @@ fn drop(def: &RagdollDef, kick: Option<u32>) -> (f64, f64, Option<u32>) {
 fn main() {
     let name = |i: usize| {
         let c = &HUMANOID.constraints[i];
-        let n = |p: u8| HUMANOID.particles[p as usize].name;
-        format!("without {}-{}", n(c.a), n(c.b))
+        format!("without {}-{}", particle(c.a), particle(c.b))
     };
     let brace = |a: &str, b: &str| {
         HUMANOID
             .constraints
             .iter()
-            .position(|c| {
-                let n = |p: u8| HUMANOID.particles[p as usize].name;
-                (n(c.a), n(c.b)) == (a, b)
-            })
+            .position(|c| (particle(c.a), particle(c.b)) == (a, b))
             .expect("a torso brace")
     };
     let variants = [

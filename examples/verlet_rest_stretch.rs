@@ -9,29 +9,13 @@
 //! long: the sag of the particles the sticks hold up, one `g dt^2` of
 //! 2.7 mm a frame, that the passes do not lift back).
 
+#[path = "support/humanoid_sticks.rs"]
+mod humanoid_sticks;
+
 use dsphys::fx::{Fx1, Vec3};
 use dsphys::scenario::{tumbling_ragdoll, ROOM};
-use dsphys::verlet::def::ConstraintKind;
-use dsphys::verlet::humanoid::HUMANOID;
 use dsphys::verlet::Settings;
-
-/// The stick furthest from its length: (relative error, its particles).
-fn worst_stick(x: &[Vec3]) -> (f64, &'static str, &'static str) {
-    let mut worst = (0.0f64, "", "");
-    for c in HUMANOID
-        .constraints
-        .iter()
-        .filter(|c| c.kind == ConstraintKind::Stick)
-    {
-        let d = (x[c.b as usize] - x[c.a as usize]).length().to_f64();
-        let e = d / c.min.to_f64() - 1.0;
-        if e.abs() > worst.0.abs() {
-            let name = |i: u8| HUMANOID.particles[i as usize].name;
-            worst = (e, name(c.a), name(c.b));
-        }
-    }
-    worst
-}
+use humanoid_sticks::worst_stick;
 
 fn main() {
     println!("passes substeps  asleep at  worst stick at rest");

@@ -29,6 +29,13 @@ pub fn tumbling_ragdoll(offset: Vec3) -> Ragdoll {
 pub fn tumbling_ragdoll_into(r: &mut Ragdoll, offset: Vec3) {
     let lift = Vec3::new(Fx1::ZERO, fx!(1.0), Fx1::ZERO);
     r.rebuild(&HUMANOID, offset + lift);
+    throw_tumbling(r);
+}
+
+/// [`tumbling_ragdoll`]'s throw, for a ragdoll already built (of any
+/// definition whose particle 0 is its head): sideways, and a kick to the
+/// head.
+pub fn throw_tumbling(r: &mut Ragdoll) {
     r.set_velocity_all(Vec3::new(fx!(2.5), fx!(1.0), fx!(-1.5)));
     r.apply_impulse(0, Vec3::new(fx!(-3.0), Fx1::ZERO, fx!(2.0)));
 }
