@@ -6,7 +6,8 @@
 //! rest of the motion and of the velocity, applies Coulomb friction to the
 //! tangential part, and sweeps the rest of the motion again, up to
 //! [`MAX_CONTACTS`] times (sliding along a wall into a corner). A contact
-//! beyond that stops the particle where it touches, so it never tunnels.
+//! beyond that stops the particle where it touches, so it never tunnels,
+//! and zeroes its velocity.
 
 use crate::fx::{Fx1, Fx2, Fx3, Vec3};
 
@@ -24,7 +25,8 @@ use super::{MAX_CONTACTS, MAX_STEP, SKIN};
 /// velocity after the contacts: into-surface motion removed, tangential
 /// motion reduced by Coulomb friction with coefficient `friction`
 /// (0 = ice; 1 stops a particle whose tangential speed is below its
-/// normal speed). Returns the first contact of the step.
+/// normal speed; a particle out of contacts stops). Returns the first
+/// contact of the step.
 ///
 /// A step longer than `MAX_STEP` per axis is shortened to it.
 #[inline]
@@ -223,7 +225,13 @@ where
         start = at;
         path(at);
         if round == MAX_CONTACTS {
-            end = at; // out of contacts: stop where it touches
+            // Out of contacts (wedged in a crevice, where each projection
+            // drives it into another face): it stops where it touches,
+            // and so does its velocity. A velocity its position does not
+            // follow would grow by gravity every step, a phantom speed
+            // that keeps a resting ragdoll awake (`tests/collision_crevice.rs`).
+            end = at;
+            vel = Vec3::ZERO;
             break;
         }
         end = at + respond(end - from, nrm, k);
