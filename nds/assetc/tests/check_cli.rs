@@ -77,7 +77,7 @@ fn a_copied_world_checks_out_and_a_ragdoll_lands_on_it() {
     let (ok, out) = check(&world);
     assert!(ok, "{out}");
     assert!(
-        out.contains("world: 336 triangles") && out.contains("sleeps after"),
+        out.contains("world: 336 triangles") && out.contains("8 of 8 sleep"),
         "{out}"
     );
     // A face that names a vertex the file does not have: refused, with
@@ -99,7 +99,7 @@ fn a_copied_ragdoll_checks_out_and_a_broken_one_names_its_field() {
     let (ok, out) = check(&rag);
     assert!(ok, "{out}");
     assert!(
-        out.contains("15 particles") && out.contains("sleeps after"),
+        out.contains("15 particles") && out.contains("8 of 8 sleep"),
         "{out}"
     );
     // A negative mass on the first particle line.
