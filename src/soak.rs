@@ -8,7 +8,8 @@
 //! - no particle's centre outside the room ([`SoakReport::escaped_particles`]);
 //! - no particle faster than the speed cap ([`SoakReport::max_speed`]);
 //! - with the impulses off the energy only falls
-//!   ([`SoakReport::energy_growth_permille`]).
+//!   ([`SoakReport::energy_growth_permille`]), but for what settling may
+//!   lift ([`SETTLE_LIFT_MM`]).
 //!
 //! A panic ends the run (the host test fails, the ROM stops in its panic
 //! screen), so a report exists only for a soak with no panic.
@@ -24,6 +25,13 @@ use crate::xorshift::XorShift32;
 
 /// Ragdolls in the soak: the fewest that also exercise ragdoll contacts.
 pub const SOAK_RAGDOLLS: usize = 2;
+
+/// The most a ragdoll's centre of mass may rise (mm) while it settles for
+/// sleep (`verlet::SETTLE_FRAMES`): settling takes back the sag that
+/// gravity leaves in the sticks, which lifts what they hold. Measured up
+/// to 1.46 mm over 64 kicked drops in the box room; allowed twice that,
+/// rounded up. Growth beyond it is energy the solver made.
+pub const SETTLE_LIFT_MM: i64 = 3;
 
 /// What a soak found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,6 +49,9 @@ pub struct SoakReport {
     pub energy_at_off_mj: i64,
     /// The largest energy (mJ) of any frame in the last tenth of the run.
     pub energy_tail_max_mj: i64,
+    /// The potential energy (mJ) settling may add: every ragdoll lifted
+    /// by [`SETTLE_LIFT_MM`].
+    pub settle_allowance_mj: i64,
     /// The hash of every ragdoll's state at the end.
     pub hash: u32,
 }
@@ -63,7 +74,7 @@ impl SoakReport {
         if self.escaped_particles > 0 {
             return Err("a particle left the room");
         }
-        if self.energy_growth_permille() > 1000 {
+        if self.energy_tail_max_mj > self.energy_at_off_mj + self.settle_allowance_mj {
             return Err("the energy grew after the impulses stopped");
         }
         Ok(())
@@ -112,6 +123,11 @@ pub fn soak(crowd: &mut [Option<Ragdoll>; SOAK_RAGDOLLS], frames: u32, seed: u32
         escaped_particles: 0,
         energy_at_off_mj: 0,
         energy_tail_max_mj: 0,
+        settle_allowance_mj: crowd
+            .iter()
+            .flatten()
+            .map(|r| (r.total_mass().raw() as i64 * g.raw() as i64 * SETTLE_LIFT_MM) >> 24)
+            .sum(),
         hash: 0,
     };
     for frame in 0..frames {

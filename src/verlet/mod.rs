@@ -76,7 +76,7 @@ pub use crowd::{
 pub use def::{ConstraintDef, ConstraintKind, ParticleDef, RagdollDef};
 pub use particles::Particles;
 pub use plane::BoxRoom;
-pub use ragdoll::{Fnv1a, Ragdoll, SLEEP_FRAMES, SLEEP_SPEED, WAKE_SPEED};
+pub use ragdoll::{Fnv1a, Ragdoll, SETTLE_FRAMES, SLEEP_FRAMES, SLEEP_SPEED, WAKE_SPEED};
 pub use settings::{Gravity, Settings, StepParams};
 pub use timing::{PhaseTimer, StepPhase, Untimed};
 pub use world::WorldContacts;

@@ -13,6 +13,10 @@ use dsphys::fx::{Fx1, Vec3};
 use dsphys::scenario::{arena_drop, stairs_drop, step_in_world, WORLD_FRICTION};
 use dsphys::verlet::{Ragdoll, Settings, WorldContacts};
 
+#[path = "../../../examples/support/humanoid_sticks.rs"]
+mod humanoid_sticks;
+use humanoid_sticks::worst_stick;
+
 fn world(name: &str) -> CompiledWorld {
     compile_obj(
         &Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -79,14 +83,11 @@ fn two_phases_equal_collide_particle_bit_for_bit() {
         let mut b = start();
         let mut contacts = WorldContacts::new();
         let mut frames = 0;
-        // Until it falls asleep (then the two differ by design).
-        while !a.is_asleep() && frames < 600 {
+        // Until it settles for sleep (then the two differ by design).
+        while !a.is_settling() && frames < 600 {
             let frame = frames;
             frames += 1;
             step_in_world(&mut a, &w, &mut contacts);
-            if a.is_asleep() {
-                break;
-            }
             b.step_with(&Settings::DEFAULT, |_, prev, cur, radius| {
                 collide_particle(&w, prev, cur, radius, WORLD_FRICTION);
             });
@@ -190,6 +191,74 @@ fn arena_drop_stays_in_the_world_and_settles() {
     settles(&drop_in("arena", arena_drop));
 }
 
+/// The humanoid's worst stick once asleep after a drop in the arena from
+/// `start`, moved `0.75 k` cm sideways for drop `k` of eight, and the
+/// frame each fell asleep at.
+fn arena_rest_sticks(start: impl Fn() -> Ragdoll) -> (f64, &'static str, &'static str) {
+    let w = world("arena");
+    let w = w.world();
+    let mut worst = (0.0f64, "", "");
+    for k in 0..8 {
+        let mut r = start();
+        let t = k as f64 * core::f64::consts::TAU / 8.0;
+        let step = |x: f64| Fx1::from_raw((x * 4096.0).round() as i32);
+        let side = 0.0075 * k as f64;
+        r.particles.translate(Vec3::new(
+            step(side * t.cos()),
+            Fx1::ZERO,
+            step(side * t.sin()),
+        ));
+        let mut contacts = WorldContacts::new();
+        let asleep = (0..600).find(|_| {
+            step_in_world(&mut r, &w, &mut contacts);
+            r.is_asleep()
+        });
+        assert!(asleep.is_some(), "drop {k}: never slept");
+        let s = worst_stick(r.positions());
+        println!(
+            "drop {k}: asleep at frame {asleep:?}, worst stick {}-{} {:+.2} %",
+            s.1,
+            s.2,
+            100.0 * s.0
+        );
+        if s.0.abs() > worst.0.abs() {
+            worst = s;
+        }
+    }
+    worst
+}
+
+/// Issue 21: every stick at rest within 1 % of its length. The humanoid
+/// dropped upright from 2 m over the arena, eight times: each sleeps
+/// (settled first, `verlet::SETTLE_FRAMES`) with every stick within 1 %
+/// (measured 0.40-0.61 %). `assetc check assets/worlds/arena.obj` drops
+/// eight from over the middle: 0.42 % settled, 3.85 % before.
+#[test]
+fn sticks_hold_their_lengths_at_rest_in_the_arena() {
+    let worst = arena_rest_sticks(|| {
+        let at = Vec3::new(Fx1::from_int(1), Fx1::from_int(2), Fx1::from_int(-1));
+        Ragdoll::new(&dsphys::verlet::humanoid::HUMANOID, at)
+    });
+    assert!(worst.0.abs() < 0.01, "{worst:?}");
+}
+
+/// Not yet: the benches' tumbled drop (`scenario::arena_drop`) comes to
+/// rest on its side with its torso folded through itself. The chest
+/// particle lies only 4.6 cm in front of the plane of the shoulders and
+/// pelvis, so no stick resists it passing through that plane; flipped,
+/// the 13 torso sticks cannot all hold, and settling leaves the worst
+/// 2.5-3.2 % short (chest-shoulder). In the crowd pile below several
+/// ragdolls rest with the chest wholly mirrored behind that plane (the
+/// sticks all hold, 0.2 %: a mirror keeps every length), others part
+/// way (1.6-2.5 %). A torso that keeps its orientation (a volume
+/// constraint, or a definition whose torso is not flat) is the fix.
+#[test]
+#[ignore = "issue 21: the tumbled torso folds through itself"]
+fn sticks_hold_their_lengths_after_the_tumbled_arena_drop() {
+    let worst = arena_rest_sticks(arena_drop);
+    assert!(worst.0.abs() < 0.01, "{worst:?}");
+}
+
 #[test]
 fn slope_corner_drop_stays_in_the_world() {
     // The humanoid high on the slope (y 0.3 at x 0 up to 2.8 at x 5): it
@@ -285,6 +354,8 @@ struct Pile {
     speed: f64,
     /// The frame from which all four sleep.
     asleep_at: Option<u32>,
+    /// The stick furthest from its length at the end (relative).
+    sticks: f64,
 }
 
 /// The crowd drop with its first ragdoll nudged by `nudge` FX1 steps
@@ -327,12 +398,18 @@ fn pile(w: &CollisionWorld, nudge: i32, free_space: bool) -> Pile {
         .flatten()
         .map(|r| r.max_speed().to_f64())
         .fold(0.0, f64::max);
+    let sticks = crowd
+        .iter()
+        .flatten()
+        .map(|r| worst_stick(r.positions()).0.abs())
+        .fold(0.0, f64::max);
     Pile {
         pairs,
         worst,
         rest: deepest_crowd_overlap(&crowd),
         speed,
         asleep_at,
+        sticks,
     }
 }
 
@@ -356,12 +433,14 @@ fn crowd_pile_stays_apart_in_the_world_and_settles() {
     for (nudge, p) in piles.iter().enumerate() {
         println!(
             "nudge {nudge}: {} particle contacts in 15 s; deepest overlap after 1 s {:.1} mm, \
-             at rest {:.1} mm; all asleep at frame {:?}; fastest particle at 15 s {:.3} m/s",
+             at rest {:.1} mm; all asleep at frame {:?}; fastest particle at 15 s {:.3} m/s; \
+             sticks within {:.2} %",
             p.pairs,
             p.worst * 1000.0,
             p.rest * 1000.0,
             p.asleep_at,
-            p.speed
+            p.speed,
+            p.sticks * 100.0
         );
         assert!(p.pairs > 50, "nudge {nudge}: the pile never touched");
         assert!(

@@ -23,7 +23,9 @@ use assetc::ragdoll_def::load_ragdoll;
 use dsphys::fx::{Fx1, Vec3};
 use dsphys::scenario::{step_in_room, step_in_world};
 use dsphys::verlet::humanoid::HUMANOID;
-use dsphys::verlet::{ConstraintKind, ParticleDef, Ragdoll, RagdollDef, WorldContacts};
+use dsphys::verlet::{
+    ConstraintDef, ConstraintKind, ParticleDef, Ragdoll, RagdollDef, WorldContacts,
+};
 
 /// Frames a drop may take to come to rest (10 s).
 const DROP_FRAMES: u32 = 600;
@@ -96,7 +98,7 @@ fn check_world(path: &Path) -> Result<Vec<String>, String> {
         assetc::gltf_math::fx1((lo[2] + hi[2]) / 2.0),
     );
     let w = world.world();
-    let mut lowest = f64::MAX;
+    let (mut lowest, mut worst) = (f64::MAX, 0.0f64);
     let drops = Drops::run(|k| {
         let mut rag: Ragdoll = Ragdoll::new(&HUMANOID, centre + nudge(k));
         let mut contacts = WorldContacts::new();
@@ -105,11 +107,16 @@ fn check_world(path: &Path) -> Result<Vec<String>, String> {
             rag.is_asleep()
         });
         lowest = lowest.min(m(rag.positions()[0].y));
+        if rest.is_some() {
+            worst = worst.max(worst_stick(HUMANOID.constraints, rag.positions()));
+        }
         rest
     });
     out.push(format!(
-        "  humanoids dropped from 2 m above the middle: {}",
-        drops.summary()
+        "  humanoids dropped from 2 m above the middle: {}; sticks at rest within {:.2} % of \
+         their lengths",
+        drops.summary(),
+        100.0 * worst
     ));
     if drops.slept < DROPS && lowest < lo[1] - 1.0 {
         out.push(format!(
@@ -117,6 +124,15 @@ fn check_world(path: &Path) -> Result<Vec<String>, String> {
         ));
     }
     Ok(out)
+}
+
+/// The stick furthest from its length at positions `x`: `| |d| / l - 1 |`.
+fn worst_stick(constraints: &[ConstraintDef], x: &[Vec3]) -> f64 {
+    constraints
+        .iter()
+        .filter(|c| c.kind == ConstraintKind::Stick && c.min > Fx1::ZERO)
+        .map(|c| (m((x[c.b as usize] - x[c.a as usize]).length()) / m(c.min) - 1.0).abs())
+        .fold(0.0, f64::max)
 }
 
 /// How many drops of a check there are: where one comes to rest is
@@ -211,13 +227,7 @@ fn check_ragdoll(path: &Path) -> Result<Vec<String>, String> {
             step_in_room(&mut rag);
             rag.is_asleep()
         })?;
-        let x = rag.positions();
-        for c in constraints.iter() {
-            if c.kind == ConstraintKind::Stick && c.min > Fx1::ZERO {
-                let d = (x[c.b as usize] - x[c.a as usize]).length();
-                worst = worst.max((m(d) / m(c.min) - 1.0).abs());
-            }
-        }
+        worst = worst.max(worst_stick(&constraints, rag.positions()));
         Some(rest)
     });
     out.push(format!(
