@@ -258,7 +258,7 @@ fn getting_up_fades_from_the_ragdoll_without_a_pop() {
 /// host and ROM change together.
 const ANIM_EXPAND_120: u32 = 0xe87c_2b4d;
 /// See [`ANIM_EXPAND_120`].
-const ANIM_BRADS_120: u32 = 0x4a44_bc79;
+const ANIM_BRADS_120: u32 = 0xe0e2_535f;
 
 #[test]
 fn workload_hashes_match_the_committed_values() {

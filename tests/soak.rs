@@ -71,7 +71,7 @@ fn the_checks_can_fail() {
 /// constant ties that value to a fixed number, so that a change to the
 /// crowd, the stylus kicks or the Verlet step shows here even when host
 /// and ROM change together.
-const SOAK_5000_SEED1: u32 = 0x724d_3ed1;
+const SOAK_5000_SEED1: u32 = 0x7403_ed2c;
 
 #[test]
 fn the_short_soak_matches_its_committed_hash() {

@@ -115,7 +115,11 @@ fn step_crowd<T: PhaseTimer, const N: usize, const C: usize>(
                     separate_ragdolls_touching(crowd, moving, &mut leans)
                 });
                 for_each_moving(crowd, moving, |i, r| {
-                    touching |= (world(r, t) as u64) << i;
+                    // A settling ragdoll lay still on the world and does
+                    // not fall (no gravity while it settles), so what
+                    // rests on it rests on something, touching or not.
+                    let rests = world(r, t) || r.is_settling();
+                    touching |= (rests as u64) << i;
                 });
             });
             for_each_moving(crowd, moving, |_, r| {

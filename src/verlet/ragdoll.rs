@@ -66,15 +66,17 @@ pub const WAKE_SPEED: Fx1 = crate::fx!(0.5);
 /// See [`SLEEP_SPEED`]: 0.75 s.
 pub const SLEEP_FRAMES: u8 = 45;
 
-/// Frames a ragdoll that has lain still for [`SLEEP_FRAMES`] settles
-/// before it sleeps (0.27 s). A settling frame is an awake one without
-/// integration: velocities zeroed, no gravity, the usual passes and
-/// collision. Awake, each step's gravity sags what the two passes a step
-/// do not take back (2.6 % on the worst stick in the box room); settling,
-/// the passes converge on the lengths, and the ragdoll sleeps with its
-/// sticks within 0.4 % (`cargo run --release --example
-/// verlet_rest_braces`). It costs an awake frame each, and moves the
-/// particles by at most a few millimetres in all.
+/// The last frames of the [`SLEEP_FRAMES`] a ragdoll lies still before
+/// it sleeps, in which it settles. A settling frame is an awake one
+/// without integration: velocities zeroed, no gravity, the usual passes
+/// and collision. Awake, each step's gravity sags what the two passes a
+/// step do not take back (2.6 % on the worst stick in the box room);
+/// settling, the passes converge on the lengths, and the ragdoll sleeps
+/// with its sticks within 0.4 % (`cargo run --release --example
+/// verlet_rest_braces`). It costs no more than the awake frames it
+/// replaces (a resting particle's sweep no longer hits the ground), and
+/// moves particles by a few millimetres in all. Only a push faster than
+/// [`WAKE_SPEED`] ends it.
 pub const SETTLE_FRAMES: u8 = 16;
 
 impl<const N: usize, const C: usize> Ragdoll<N, C> {
@@ -295,7 +297,7 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
 
     /// Counts still frames in contact, and puts the ragdoll to sleep (at
     /// rest: every previous position set to the current one) after
-    /// [`SLEEP_FRAMES`] and [`SETTLE_FRAMES`].
+    /// [`SLEEP_FRAMES`], the last [`SETTLE_FRAMES`] of them settling.
     pub(super) fn update_sleep(&mut self, touching: bool, p: &StepParams) {
         if self.count_still(touching, p) {
             self.fall_asleep();
@@ -303,8 +305,8 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
     }
 
     /// The count towards sleep of [`Ragdoll::update_sleep`], without the
-    /// sleep: true once it has lain still for [`SLEEP_FRAMES`] and then
-    /// settled for [`SETTLE_FRAMES`].
+    /// sleep: true once it has lain still for [`SLEEP_FRAMES`] (the last
+    /// [`SETTLE_FRAMES`] of them settling).
     pub(super) fn count_still(&mut self, touching: bool, p: &StepParams) -> bool {
         // Per axis, raw FX1 a substep.
         let per_step = |speed: Fx1| speed.div_int(STEPS_PER_SECOND * p.substeps as i32).raw();
@@ -331,14 +333,14 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
         } else {
             0
         };
-        self.still_frames >= SLEEP_FRAMES + SETTLE_FRAMES
+        self.still_frames >= SLEEP_FRAMES
     }
 
-    /// True once it has lain still for [`SLEEP_FRAMES`]: its frames then
-    /// settle it for sleep ([`SETTLE_FRAMES`]).
+    /// True in the last [`SETTLE_FRAMES`] of the [`SLEEP_FRAMES`] it lies
+    /// still before it sleeps: those frames settle it.
     #[inline(always)]
     pub fn is_settling(&self) -> bool {
-        self.still_frames >= SLEEP_FRAMES
+        self.still_frames >= SLEEP_FRAMES - SETTLE_FRAMES
     }
 
     /// Puts it to sleep: every previous position set to the current one.
