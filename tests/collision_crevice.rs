@@ -5,8 +5,12 @@
 //! keeps a resting ragdoll awake (`assetc check` on the sample world
 //! `slope_corner.obj` left one of eight drops at 0.1 m/s for ever).
 
-use dsphys::collision::{collide_particle, CollisionWorld, KdNode, Triangle};
+#[path = "collision_support.rs"]
+mod support;
+
+use dsphys::collision::{collide_particle, Triangle};
 use dsphys::fx::{Fx1, Vec3};
+use support::one_leaf_world;
 
 fn fx(x: f64) -> Fx1 {
     Fx1::from_raw((x * 4096.0).round() as i32)
@@ -34,18 +38,6 @@ fn groove(slope: f64) -> Vec<Triangle> {
         out.push(t1.expect("triangle"));
     }
     out
-}
-
-/// All triangles in one leaf.
-fn one_leaf_world(tris: &[Triangle]) -> CollisionWorld<'static> {
-    let tris: &'static [Triangle] = Box::leak(tris.to_vec().into_boxed_slice());
-    let nodes: &'static [KdNode] = Box::leak(vec![KdNode::leaf(0, tris.len() as u32)].into());
-    let indices: &'static [u16] = Box::leak((0..tris.len() as u16).collect::<Vec<_>>().into());
-    CollisionWorld {
-        nodes,
-        tris,
-        indices,
-    }
 }
 
 /// A sphere dropped into the groove, stepped as a Verlet particle under

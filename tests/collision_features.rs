@@ -4,12 +4,14 @@
 //! then never hits an internal edge (no ghost bumps), and still stops
 //! on a convex ridge.
 
+#[path = "collision_support.rs"]
+mod support;
+
 use dsphys::collision::features::mark;
 use dsphys::collision::triangle::ALL_FEATURES;
-use dsphys::collision::{
-    collide_particle, sweep_sphere_triangle, CollisionWorld, Feature, KdNode, Triangle,
-};
+use dsphys::collision::{collide_particle, sweep_sphere_triangle, Feature, Triangle};
 use dsphys::fx::{Fx1, Vec3};
+use support::one_leaf_world;
 
 fn fx(x: f64) -> Fx1 {
     Fx1::from_raw((x * 4096.0).round() as i32)
@@ -159,16 +161,4 @@ fn sliding_over_inner_edges_meets_only_faces() {
     let (_, unmarked_ghosts, _) = run(false);
     println!("unmarked: {unmarked_ghosts} edge or vertex contacts");
     assert!(unmarked_ghosts > 0, "the test would not see ghost hits");
-}
-
-/// All triangles in one leaf (the tree's answer equals brute force).
-fn one_leaf_world(tris: &[Triangle]) -> CollisionWorld<'static> {
-    let tris: &'static [Triangle] = Box::leak(tris.to_vec().into_boxed_slice());
-    let nodes: &'static [KdNode] = Box::leak(vec![KdNode::leaf(0, tris.len() as u32)].into());
-    let indices: &'static [u16] = Box::leak((0..tris.len() as u16).collect::<Vec<_>>().into());
-    CollisionWorld {
-        nodes,
-        tris,
-        indices,
-    }
 }
