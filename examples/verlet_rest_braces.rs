@@ -7,7 +7,9 @@
 //! it lies asleep (600 frames), the worst stretch while it moved, and the
 //! latest frame it fell asleep; then the same for the default drop
 //! (`scenario::tumbling_ragdoll`'s kick). Every stick of the shipped
-//! definition is measured, also the one a variant leaves out.
+//! definition is measured, also the one a variant leaves out. The last
+//! column counts the kicks whose torso ends folded through itself
+//! (`humanoid_sticks::torso_mirrored`).
 //!
 //! The torso's six particles carry 13 sticks, one more than a rigid body
 //! needs (3 x 6 - 6), so the over-bracing looked like a cause of the
@@ -47,8 +49,9 @@ fn without(drop: &[usize]) -> &'static RagdollDef<'static> {
     }))
 }
 
-/// Worst stick asleep, worst stretch moving, frame asleep.
-fn drop(def: &RagdollDef, kick: Option<u32>) -> (f64, f64, Option<u32>) {
+/// Worst stick asleep, worst stretch moving, frame asleep, torso
+/// mirrored at the end.
+fn drop(def: &RagdollDef, kick: Option<u32>) -> (f64, f64, Option<u32>, bool) {
     let mut r: Ragdoll = Ragdoll::new(def, Vec3::new(Fx1::ZERO, Fx1::ONE, Fx1::ZERO));
     match kick {
         Some(seed) => {
@@ -69,7 +72,8 @@ fn drop(def: &RagdollDef, kick: Option<u32>) -> (f64, f64, Option<u32>) {
             moving = moving.max(worst_stick(r.positions()).abs());
         }
     }
-    (worst_stick(r.positions()), moving, asleep)
+    let mirrored = humanoid_sticks::torso_mirrored(r.positions());
+    (worst_stick(r.positions()), moving, asleep, mirrored)
 }
 
 fn main() {
@@ -92,20 +96,22 @@ fn main() {
         ),
         (name(brace("hip_l", "hip_r")), vec![brace("hip_l", "hip_r")]),
     ];
-    println!("definition                    asleep: worst / kicks over 1 %   moving: worst   latest sleep   default drop asleep");
+    println!("definition                    asleep: worst / kicks over 1 %   moving: worst   latest sleep   default drop asleep   torso mirrored at the end");
     for (label, cut) in variants {
         let def = without(&cut);
         let (mut rest, mut over, mut moving, mut latest) = (0.0f64, 0, 0.0f64, 0u32);
+        let mut mirrored = 0;
         for seed in 0..16 {
-            let (r, m, a) = drop(def, Some(seed));
+            let (r, m, a, flipped) = drop(def, Some(seed));
+            mirrored += flipped as u32;
             rest = rest.max(r.abs());
             over += (r.abs() > 1.0) as u32;
             moving = moving.max(m);
             latest = latest.max(a.unwrap_or(u32::MAX));
         }
-        let (d, _, _) = drop(def, None);
+        let (d, _, _, _) = drop(def, None);
         println!(
-            "{label:28}  {rest:5.2} % / {over:2} of 16             {moving:6.1} %        {latest:>5}          {d:+.2} %"
+            "{label:28}  {rest:5.2} % / {over:2} of 16             {moving:6.1} %        {latest:>5}          {d:+.2} %               {mirrored:2} of 16"
         );
     }
 }

@@ -1,5 +1,8 @@
 //! What the humanoid rest-stretch examples share: the shipped
-//! humanoid's stick furthest from its length.
+//! humanoid's stick furthest from its length, and whether its torso has
+//! folded through itself (included with `#[path]`; each user takes what
+//! it needs).
+#![allow(dead_code)]
 
 use dsphys::fx::Vec3;
 use dsphys::verlet::def::ConstraintKind;
@@ -26,4 +29,31 @@ pub fn worst_stick(x: &[Vec3]) -> (f64, &'static str, &'static str) {
         }
     }
     worst
+}
+
+/// The signed volume (m^3, times 6) of the humanoid's torso tetrahedron
+/// (chest, shoulder_l, shoulder_r, pelvis) at positions `x`. The chest
+/// lies 4.6 cm in front of the plane of the other three, so the sign
+/// says which side it is on: a torso whose sign differs from its
+/// definition's has folded through itself (every stick can still hold:
+/// a mirror keeps every length).
+pub fn torso_volume(x: &[Vec3]) -> f64 {
+    let at = |name: &str| {
+        let p = x[HUMANOID.particle_index(name).expect("a humanoid particle")];
+        [p.x.to_f64(), p.y.to_f64(), p.z.to_f64()]
+    };
+    let o = at("chest");
+    let [u, v, w] = ["shoulder_l", "shoulder_r", "pelvis"].map(|n| {
+        let p = at(n);
+        [p[0] - o[0], p[1] - o[1], p[2] - o[2]]
+    });
+    u[0] * (v[1] * w[2] - v[2] * w[1])
+        + u[1] * (v[2] * w[0] - v[0] * w[2])
+        + u[2] * (v[0] * w[1] - v[1] * w[0])
+}
+
+/// True when the torso at `x` is mirrored against the definition's.
+pub fn torso_mirrored(x: &[Vec3]) -> bool {
+    let rest: Vec<Vec3> = HUMANOID.particles.iter().map(|p| p.position).collect();
+    torso_volume(x) * torso_volume(&rest) < 0.0
 }
