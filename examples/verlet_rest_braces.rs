@@ -25,7 +25,6 @@ use dsphys::scenario::{throw_tumbling, ROOM};
 use dsphys::verlet::def::{ConstraintDef, RagdollDef};
 use dsphys::verlet::humanoid::HUMANOID;
 use dsphys::verlet::{Ragdoll, Settings};
-use dsphys::xorshift::XorShift32;
 use humanoid_sticks::particle;
 
 /// The shipped stick furthest from its length, in percent.
@@ -54,13 +53,7 @@ fn without(drop: &[usize]) -> &'static RagdollDef<'static> {
 fn drop(def: &RagdollDef, kick: Option<u32>) -> (f64, f64, Option<u32>, bool) {
     let mut r: Ragdoll = Ragdoll::new(def, Vec3::new(Fx1::ZERO, Fx1::ONE, Fx1::ZERO));
     match kick {
-        Some(seed) => {
-            let mut rng = XorShift32::spread(seed);
-            let mut c = || Fx1::from_raw((rng.next_u32() % 16384) as i32 - 8192);
-            r.set_velocity_all(Vec3::new(c(), c(), c()));
-            r.apply_impulse(0, Vec3::new(c() * 3, c(), c() * 3));
-            r.apply_impulse(13, Vec3::new(c(), c(), c()));
-        }
+        Some(seed) => humanoid_sticks::kick(&mut r, seed),
         None => throw_tumbling(&mut r),
     }
     let (mut moving, mut asleep) = (0.0f64, None);

@@ -10,15 +10,7 @@ mod support;
 
 use dsphys::collision::{collide_particle, Triangle};
 use dsphys::fx::{Fx1, Vec3};
-use support::one_leaf_world;
-
-fn fx(x: f64) -> Fx1 {
-    Fx1::from_raw((x * 4096.0).round() as i32)
-}
-
-fn p(x: f64, y: f64, z: f64) -> Vec3 {
-    Vec3::new(fx(x), fx(y), fx(z))
-}
+use support::{fx, one_leaf_world, p};
 
 /// A V-shaped groove along z, its faces `slope` degrees off level,
 /// facing up into the groove.

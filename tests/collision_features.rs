@@ -11,15 +11,7 @@ use dsphys::collision::features::mark;
 use dsphys::collision::triangle::ALL_FEATURES;
 use dsphys::collision::{collide_particle, sweep_sphere_triangle, Feature, Triangle};
 use dsphys::fx::{Fx1, Vec3};
-use support::one_leaf_world;
-
-fn fx(x: f64) -> Fx1 {
-    Fx1::from_raw((x * 4096.0).round() as i32)
-}
-
-fn p(x: f64, y: f64, z: f64) -> Vec3 {
-    Vec3::new(fx(x), fx(y), fx(z))
-}
+use support::{fx, one_leaf_world, p};
 
 fn tri(a: Vec3, b: Vec3, c: Vec3) -> Triangle {
     Triangle::new(a, b, c).expect("triangle")

@@ -2,6 +2,17 @@
 #![allow(dead_code)]
 
 use dsphys::collision::{CollisionWorld, KdNode, Triangle};
+use dsphys::fx::{Fx1, Vec3};
+
+/// `x` metres in FX1, rounded.
+pub fn fx(x: f64) -> Fx1 {
+    Fx1::from_raw((x * 4096.0).round() as i32)
+}
+
+/// A point in metres.
+pub fn p(x: f64, y: f64, z: f64) -> Vec3 {
+    Vec3::new(fx(x), fx(y), fx(z))
+}
 
 /// All triangles in one leaf (the tree's answer equals brute force).
 pub fn one_leaf_world(tris: &[Triangle]) -> CollisionWorld<'static> {

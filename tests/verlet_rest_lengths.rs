@@ -17,17 +17,12 @@ use dsphys::scenario::ROOM;
 use dsphys::soak::SETTLE_LIFT_MM;
 use dsphys::verlet::humanoid::HUMANOID;
 use dsphys::verlet::{step_crowd_in_room, Ragdoll, Settings, Untimed};
-use dsphys::xorshift::XorShift32;
-use humanoid_sticks::worst_stick;
+use humanoid_sticks::{kick, worst_stick};
 
-/// The humanoid dropped from 1 m in the box room with kick `seed`.
+/// The humanoid at `at` with kick `seed`.
 fn kicked(seed: u32, at: Vec3) -> Ragdoll {
     let mut r: Ragdoll = Ragdoll::new(&HUMANOID, at);
-    let mut rng = XorShift32::spread(seed);
-    let mut c = || Fx1::from_raw((rng.next_u32() % 16384) as i32 - 8192);
-    r.set_velocity_all(Vec3::new(c(), c(), c()));
-    r.apply_impulse(0, Vec3::new(c() * 3, c(), c() * 3));
-    r.apply_impulse(13, Vec3::new(c(), c(), c()));
+    kick(&mut r, seed);
     r
 }
 

@@ -4,9 +4,11 @@
 //! it needs).
 #![allow(dead_code)]
 
-use dsphys::fx::Vec3;
+use dsphys::fx::{Fx1, Vec3};
 use dsphys::verlet::def::ConstraintKind;
 use dsphys::verlet::humanoid::HUMANOID;
+use dsphys::verlet::Ragdoll;
+use dsphys::xorshift::XorShift32;
 
 /// The name of the humanoid's particle `i`.
 pub fn particle(i: u8) -> &'static str {
@@ -56,4 +58,15 @@ pub fn torso_volume(x: &[Vec3]) -> f64 {
 pub fn torso_mirrored(x: &[Vec3]) -> bool {
     let rest: Vec<Vec3> = HUMANOID.particles.iter().map(|p| p.position).collect();
     torso_volume(x) * torso_volume(&rest) < 0.0
+}
+
+/// Kick `seed` of the rest-stretch measurements: a random velocity of up
+/// to 2 m/s per axis for the whole ragdoll, and random impulses on the
+/// head (particle 0) and a foot (particle 13).
+pub fn kick(r: &mut Ragdoll, seed: u32) {
+    let mut rng = XorShift32::spread(seed);
+    let mut c = || Fx1::from_raw((rng.next_u32() % 16384) as i32 - 8192);
+    r.set_velocity_all(Vec3::new(c(), c(), c()));
+    r.apply_impulse(0, Vec3::new(c() * 3, c(), c() * 3));
+    r.apply_impulse(13, Vec3::new(c(), c(), c()));
 }

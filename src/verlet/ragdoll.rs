@@ -324,7 +324,7 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
         // particle that rested on the world may lift off it by as much:
         // only a push ends it.
         let still = if self.is_settling() {
-            moved <= per_step(WAKE_SPEED)
+            !self.shoving
         } else {
             touching && moved <= per_step(SLEEP_SPEED)
         };
