@@ -11,7 +11,8 @@ use dsphys::rigid::characters::powered::{part, push, PoweredRagdoll, PUSH_FRAME}
 
 fn main() {
     let mut r = PoweredRagdoll::new(Vec3::ZERO);
-    let (mut folded, mut resting) = (0, 0);
+    let (mut folded, mut resting, mut partly) = (0, 0, 0);
+    let mut timeline = String::new();
     for f in 0..240u32 {
         if f == PUSH_FRAME {
             push(&mut r);
@@ -19,6 +20,16 @@ fn main() {
         r.step();
         folded += r.is_folded() as u32;
         resting += r.is_resting() as u32;
+        partly += r.is_partly_folded() as u32;
+        timeline.push(if r.is_resting() {
+            'r'
+        } else if r.is_folded() {
+            'f'
+        } else if r.is_partly_folded() {
+            'p'
+        } else {
+            'F'
+        });
         if f % 10 == 0 {
             let b = r.bodies();
             let spin = |i: usize| b[i].spin.lower().length().to_f64();
@@ -31,5 +42,9 @@ fn main() {
             );
         }
     }
-    println!("folded {folded} of 240 frames, resting {resting}");
+    println!("folded {folded} of 240 frames, resting {resting}, partly folded {partly}");
+    println!("each frame (F full, p partly folded, f folded, r resting):");
+    for line in timeline.as_bytes().chunks(60) {
+        println!("  {}", core::str::from_utf8(line).unwrap_or(""));
+    }
 }

@@ -81,10 +81,13 @@ def rows(r: dict) -> list[tuple[str, str]]:
         ("powered ragdoll, 13 boxes (`motor_character_us.total`, goal 1000 us)",
          us(get(r, "motor_character_us.total"))),
         ("of which the solver (`motor_character_us.solve`)", us(get(r, "motor_character_us.solve"))),
-        ("of the powered ragdoll's 240 frames, folded, of them resting (`motor_character.folded_frames`, "
-         "`.resting_frames`); a folded / a full frame (`motor_character_us.folded`, `.unfolded`)",
-         f"{get(r, 'motor_character.folded_frames')}, {get(r, 'motor_character.resting_frames')}; "
-         f"{us(get(r, 'motor_character_us.folded'))} / {us(get(r, 'motor_character_us.unfolded'))}"),
+        ("of the powered ragdoll's 240 frames, folded, of them resting, folded above the legs "
+         "(`motor_character.folded_frames`, `.resting_frames`, `.partial_frames`); a folded / "
+         "a partly folded / a full frame (`motor_character_us.folded`, `.partial`, `.unfolded`)",
+         f"{get(r, 'motor_character.folded_frames')}, {get(r, 'motor_character.resting_frames')}, "
+         f"{get(r, 'motor_character.partial_frames')}; "
+         f"{us(get(r, 'motor_character_us.folded'))} / {us(get(r, 'motor_character_us.partial'))} / "
+         f"{us(get(r, 'motor_character_us.unfolded'))}"),
         ("pyramid, 180 frames after a shot: average / worst (`rigid_scene_us.pyramid_moving`)",
          f"{us(get(r, 'rigid_scene_us.pyramid_moving'))} / "
          f"{us(get(r, 'rigid_scene_worst_us.pyramid_moving'))}"),

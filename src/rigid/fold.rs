@@ -33,8 +33,9 @@ use crate::fx::{Angle, Fx1, Fx2, Quat, Vec3};
 use super::body::{Body, STATIC};
 use super::composite::{composite, rigid_velocity};
 use super::contact::touching;
-use super::integrate::turn;
+use super::integrate::{integrate, turn};
 use super::joint::{frame, Joint, JointKind};
+use super::joint_gap::close_joint_gaps_of;
 use super::world::{Phase, World};
 use super::{clamp_vec, mul_dt, vec_mul_dt, MAX_SPEED, MAX_SPIN};
 
@@ -42,6 +43,10 @@ use super::{clamp_vec, mul_dt, vec_mul_dt, MAX_SPEED, MAX_SPIN};
 /// corners of each foot, a normal row each, and each foot's patch of two
 /// tangent rows and a twist).
 pub const FOLDED_ROWS: usize = 64;
+
+/// The most rows a partly folded step takes (the powered ragdoll's legs
+/// and feet have 50 standing; lying, it unfolds).
+pub const PARTIAL_ROWS: usize = 96;
 
 /// The speeds beyond which a folded figure must unfold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,6 +92,34 @@ pub struct Fold<const J: usize> {
     /// from outside since (its body's `apply_impulse`) no longer matches,
     /// and the composite's motion is summed afresh from the members.
     left: u32,
+    /// The joints left dynamic (a bit each; 0: folded whole). See
+    /// [`Fold::engage_partly`].
+    dynamic: u32,
+    /// The bodies summed into the composite (a bit each).
+    members: u32,
+}
+
+/// Joint or body `k`'s bit in a mask (none from 32 on).
+fn bit(k: usize) -> u32 {
+    1u32.checked_shl(k as u32).unwrap_or(0)
+}
+
+/// The bodies that reach `root` through the joints not in `dynamic`
+/// (joints ordered parent before child), or `None` when a kinematic
+/// joint hangs below a dynamic one or from the static world: its child
+/// would need a composite of its own.
+fn members_of(joints: &[Joint], root: u8, dynamic: u32) -> Option<u32> {
+    let mut members = bit(root as usize);
+    for (k, j) in joints.iter().enumerate() {
+        if dynamic & bit(k) != 0 || j.a == j.b {
+            continue;
+        }
+        if j.a == STATIC || members & bit(j.a as usize) == 0 || j.b as usize >= 32 {
+            return None;
+        }
+        members |= bit(j.b as usize);
+    }
+    Some(members)
 }
 
 /// A digest of every body's velocity and spin.
@@ -113,6 +146,8 @@ impl<const J: usize> Fold<J> {
         calm: 0,
         asleep: false,
         left: 0,
+        dynamic: 0,
+        members: 0,
     };
 
     /// True while folded.
@@ -131,6 +166,12 @@ impl<const J: usize> Fold<J> {
     /// True while folded and at rest.
     pub fn is_asleep(&self) -> bool {
         self.active && self.asleep
+    }
+
+    /// True while folded with some joints left dynamic
+    /// ([`Fold::engage_partly`]).
+    pub fn is_partial(&self) -> bool {
+        self.active && self.dynamic != 0
     }
 
     /// The rotation joint `k`'s motor asks of its child, relative to
@@ -164,6 +205,32 @@ impl<const J: usize> Fold<J> {
         self.motion = None;
         self.asleep = false;
         self.calm = 0;
+        self.dynamic = 0;
+        self.members = 0;
+    }
+
+    /// Folds all but the joints in `dynamic` (a bit each): the bodies
+    /// that reach `root` through the other joints become one composite,
+    /// and the dynamic joints' rows are solved between it and the rest.
+    /// Seed 002's partial level of detail: "as she gets closer, we can
+    /// transition her legs to dynamic". Each body outside the composite
+    /// moves on its own, so every joint below a dynamic one must be
+    /// dynamic too (a leg's ankle, not its hip alone); returns `false`,
+    /// folding nothing, when one is not.
+    pub fn engage_partly(
+        &mut self,
+        bodies: &[Body],
+        joints: &[Joint],
+        root: u8,
+        dynamic: u32,
+    ) -> bool {
+        let Some(members) = members_of(joints, root, dynamic) else {
+            return false;
+        };
+        self.engage(bodies, joints);
+        self.dynamic = dynamic;
+        self.members = members;
+        true
     }
 
     /// Places every child by forward kinematics from its parent (targets,
@@ -175,7 +242,7 @@ impl<const J: usize> Fold<J> {
     /// is placed when its parent moved or its drive changed.
     fn place(&mut self, bodies: &mut [Body], joints: &[Joint], mut moved: u32) {
         for (k, j) in joints.iter().enumerate().take(J) {
-            if j.b == STATIC || j.a == j.b {
+            if j.b == STATIC || j.a == j.b || self.dynamic & bit(k) != 0 {
                 continue;
             }
             let drive = self.drive(k, j);
@@ -211,6 +278,9 @@ impl<const J: usize> Fold<J> {
         if n > 32 {
             return false;
         }
+        if self.dynamic != 0 {
+            return self.step_partly(world, root, sweeps, limits, mark);
+        }
         let members = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
         if signature(world.bodies()) != self.left {
             self.motion = None;
@@ -238,7 +308,7 @@ impl<const J: usize> Fold<J> {
             return false;
         }
         let s = world.settings;
-        world.begin_step_holding(true);
+        world.begin_step_holding(u32::MAX);
         c.vel.y -= Fx2::from_raw(mul_dt(s.gravity.raise().raw()));
         c.vel = (c.vel * s.linear_damping).lower();
         c.spin = (c.spin * s.angular_damping).lower();
@@ -296,6 +366,95 @@ impl<const J: usize> Fold<J> {
         true
     }
 
+    /// [`Fold::step`] with some joints dynamic: the composite and the
+    /// bodies outside it (each on its own) solved together with the
+    /// dynamic joints' rows and every contact. It never rests (the owner
+    /// folds it whole once the dynamic joints are quiet too).
+    fn step_partly<const B: usize, const JJ: usize, const R: usize>(
+        &mut self,
+        world: &mut World<B, JJ, R>,
+        root: u8,
+        sweeps: u8,
+        limits: Limits,
+        mark: &mut impl FnMut(Phase),
+    ) -> bool {
+        if signature(world.bodies()) != self.left {
+            self.motion = None;
+        }
+        let Some(mut c) = composite(world.bodies(), self.members, self.motion) else {
+            return false;
+        };
+        if c.vel.lower().length() > limits.speed || c.spin.lower().length() > limits.spin {
+            return false;
+        }
+        let s = world.settings;
+        world.begin_step_holding(!self.dynamic);
+        c.vel.y -= Fx2::from_raw(mul_dt(s.gravity.raise().raw()));
+        c.vel = (c.vel * s.linear_damping).lower();
+        c.spin = (c.spin * s.angular_damping).lower();
+        world.push_joint_rows_of(self.dynamic);
+        mark(Phase::Joints);
+        world.push_contact_rows();
+        mark(Phase::Contacts);
+        if world.rows.len() > PARTIAL_ROWS {
+            // Lying down: finish as a full step.
+            self.release();
+            world.push_joint_rows_of(!self.dynamic);
+            world.solve();
+            mark(Phase::Solve);
+            world.integrate();
+            mark(Phase::Integrate);
+            return true;
+        }
+        self.touching = touching(world.rows.as_slice());
+        let members = self.members;
+        let mut original = [(0u8, 0u8); PARTIAL_ROWS];
+        {
+            let (rows, bodies) = world.rows_and_bodies();
+            let lever = |i: u8| (bodies[i as usize].pos - c.pos).lower();
+            let member = |i: u8| i != STATIC && members & bit(i as usize) != 0;
+            for (row, o) in rows.as_mut_slice().iter_mut().zip(original.iter_mut()) {
+                *o = (row.a, row.b);
+                if member(row.a) {
+                    row.ang_a -= lever(row.a).cross(row.lin).lower();
+                    row.a = root;
+                }
+                if member(row.b) {
+                    row.ang_b += lever(row.b).cross(row.lin).lower();
+                    row.b = root;
+                }
+            }
+        }
+        let saved = world.bodies()[root as usize];
+        world.bodies_mut()[root as usize] = c;
+        world.solve_sweeps(sweeps);
+        let solved = world.bodies()[root as usize];
+        world.bodies_mut()[root as usize] = saved;
+        for (row, &(a, b)) in world.rows.as_mut_slice().iter_mut().zip(original.iter()) {
+            row.a = a;
+            row.b = b;
+        }
+        mark(Phase::Solve);
+        // The bodies outside the composite move on their own.
+        for (i, b) in world.bodies_mut().iter_mut().enumerate() {
+            if members & bit(i) == 0 {
+                integrate(core::slice::from_mut(b));
+            }
+        }
+        self.integrate(world, root, &solved);
+        // The dynamic joints' gaps, as a full step closes them; a moved
+        // root carries its members along.
+        if s.joint_gap > Fx2::ZERO {
+            let (joints, bodies) = world.joints_and_bodies();
+            if close_joint_gaps_of(bodies, joints, s.joint_gap, self.dynamic) > 0 {
+                self.place(bodies, joints, bit(root as usize));
+                self.left = signature(bodies);
+            }
+        }
+        mark(Phase::Integrate);
+        true
+    }
+
     /// Moves the composite by its solved velocity, then places the
     /// members and gives each the composite's velocity at its centre.
     fn integrate<const B: usize, const JJ: usize, const R: usize>(
@@ -323,9 +482,16 @@ impl<const J: usize> Fold<J> {
             spin,
             ..*c
         };
-        for b in bodies.iter_mut() {
-            b.vel = rigid_velocity(&moved, (b.pos - centre).lower());
-            b.spin = spin;
+        let members = if self.dynamic == 0 {
+            u32::MAX
+        } else {
+            self.members
+        };
+        for (i, b) in bodies.iter_mut().enumerate() {
+            if members & bit(i) != 0 {
+                b.vel = rigid_velocity(&moved, (b.pos - centre).lower());
+                b.spin = spin;
+            }
         }
         self.left = signature(bodies);
     }

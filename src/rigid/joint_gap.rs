@@ -49,11 +49,25 @@ const MAX_JOINTS: usize = 32;
 /// closed.
 #[inline(never)]
 pub fn close_joint_gaps(bodies: &mut [Body], joints: &[Joint], tolerance: Fx2) -> usize {
+    close_joint_gaps_of(bodies, joints, tolerance, u32::MAX)
+}
+
+/// [`close_joint_gaps`] of the joints whose bit is set in `which` (joint
+/// `k` is bit `k`): a partly folded figure's dynamic joints.
+pub fn close_joint_gaps_of(
+    bodies: &mut [Body],
+    joints: &[Joint],
+    tolerance: Fx2,
+    which: u32,
+) -> usize {
     // (|gap|^2 in FX4, joint) of the wide ones.
     let mut wide = [(Fx4::ZERO, 0u8); MAX_JOINTS];
     let mut n = 0;
     let limit = tolerance * tolerance;
     for (k, j) in joints.iter().enumerate().take(MAX_JOINTS) {
+        if k < 32 && which & (1 << k) == 0 {
+            continue;
+        }
         let gap = j.separation(bodies);
         let g2 = gap.dot(gap);
         if g2 > limit {

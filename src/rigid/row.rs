@@ -53,6 +53,13 @@ pub const DTCM_ROWS: usize = 104;
 /// fraction, [`Rows::joint_warm_fraction`]).
 pub const JOINT_KEY: u16 = 0x8000;
 
+/// True for a joint row's key (see [`super::world::joint_key`]) whose
+/// joint is in `hold` ([`Rows::clear_holding`]).
+fn held_joint(key: u16, hold: u32) -> bool {
+    let k = ((key >> 4) & 0x7ff).min(31);
+    key & JOINT_KEY != 0 && hold & (1 << k) != 0
+}
+
 /// Slots of the warm-start index: room for twice the largest world's
 /// rows (480); a world uses the first `Rows::SLOTS` of them.
 const INDEX_SLOTS: usize = 1024;
@@ -319,13 +326,17 @@ impl<const R: usize> Rows<R> {
 
     /// Remembers this step's keyed impulses, then empties the list.
     pub fn clear(&mut self) {
-        self.clear_holding(false);
+        self.clear_holding(0);
     }
 
-    /// [`Rows::clear`]; with `hold_joints`, the joint and motor impulses
-    /// remembered before are kept too (a folded figure has no joint rows
-    /// for a while; when it unfolds they start from what held it).
-    pub fn clear_holding(&mut self, hold_joints: bool) {
+    /// [`Rows::clear`]; the joint and motor impulses remembered before of
+    /// the joints in `hold_joints` (joint `k` is bit `k`, the last bit
+    /// standing for every joint from 31 on) are kept too: a folded
+    /// figure has no rows for those joints for a while, and when it
+    /// unfolds they start from what held it. A joint with rows this step
+    /// must not be held: a row of it that vanished (a limit let go) would
+    /// come back with its old impulse.
+    pub fn clear_holding(&mut self, hold_joints: u32) {
         for &h in &self.slot_of[..self.prev_len] {
             self.index[h as usize] = 0;
         }
@@ -333,9 +344,9 @@ impl<const R: usize> Rows<R> {
         // The held joint entries go after this step's rows (this step's
         // take precedence for a key both have).
         let mut held = 0;
-        if hold_joints {
+        if hold_joints != 0 {
             for k in 0..self.prev_len {
-                if prev[k].key & JOINT_KEY != 0 {
+                if held_joint(prev[k].key, hold_joints) {
                     prev[held] = prev[k];
                     held += 1;
                 }

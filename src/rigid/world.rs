@@ -284,12 +284,13 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
     /// Phase 1: clears the rows, adds gravity and damping.
     #[inline(never)]
     pub fn begin_step(&mut self) {
-        self.begin_step_holding(false);
+        self.begin_step_holding(0);
     }
 
-    /// [`World::begin_step`]; with `hold_joints` the joint rows' warm
-    /// starts are kept through a step that has none (a folded figure).
-    pub fn begin_step_holding(&mut self, hold_joints: bool) {
+    /// [`World::begin_step`]; the warm starts of the joints in
+    /// `hold_joints` (a bit each) are kept through a step that has no
+    /// rows for them (a folded figure, [`Rows::clear_holding`]).
+    pub fn begin_step_holding(&mut self, hold_joints: u32) {
         self.rows.clear_holding(hold_joints);
         let s = self.settings;
         self.rows.warm_fraction = s.contact_warm;
@@ -307,19 +308,33 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
     /// Phase 2: motor rows, then joint rows, then the grab's.
     #[inline(never)]
     pub fn push_joint_rows(&mut self) {
+        self.push_joint_rows_of(u32::MAX);
+    }
+
+    /// [`World::push_joint_rows`] for the joints whose bit is set in
+    /// `which` (joint `k` is bit `k`; a partly folded figure solves only
+    /// its dynamic joints, [`super::fold`]).
+    pub fn push_joint_rows_of(&mut self, which: u32) {
         let bodies = &self.bodies[..self.n_bodies];
         let joints = &self.joints[..self.n_joints];
+        let chosen = |k: usize| k >= 32 || which & (1 << k) != 0;
         // Each hinge's angle once, for its motor and its limit.
         let mut angles = [Fx1::ZERO; J];
-        for (a, j) in angles.iter_mut().zip(joints) {
-            *a = j.hinge_angle(bodies);
+        for (k, (a, j)) in angles.iter_mut().zip(joints).enumerate() {
+            if chosen(k) {
+                *a = j.hinge_angle(bodies);
+            }
         }
         for (k, (j, &a)) in joints.iter().zip(&angles).enumerate() {
-            push_motor_rows_at(j, bodies, &mut self.rows, joint_key(k), a);
+            if chosen(k) {
+                push_motor_rows_at(j, bodies, &mut self.rows, joint_key(k), a);
+            }
         }
         for (k, (j, &a)) in joints.iter().zip(&angles).enumerate() {
-            let erp = self.settings.joint_erp;
-            j.push_rows_at(bodies, &mut self.rows, erp, joint_key(k), a);
+            if chosen(k) {
+                let erp = self.settings.joint_erp;
+                j.push_rows_at(bodies, &mut self.rows, erp, joint_key(k), a);
+            }
         }
         if let Some(g) = &self.grab {
             g.push_rows(bodies, &mut self.rows);

@@ -388,6 +388,8 @@ pub struct PoweredRagdoll {
     pub fold: Fold<JOINTS>,
     /// Consecutive full steps that met the folding conditions.
     quiet: u8,
+    /// Consecutive full steps that met the partial folding conditions.
+    steady: u8,
     /// The ankles' balance correction (rad), held while folded.
     lean: Fx1,
 }
@@ -430,8 +432,37 @@ pub const UNFOLD: Limits = Limits {
 /// 131 (`cargo run --release --example powered_refold`), and a resting
 /// frame costs a fifth of an awake one.
 pub const FOLDED_SWEEPS: u8 = 6;
+/// Sweeps of a partly folded step.
+pub const SWAY_SWEEPS: u8 = 12;
 /// Both feet.
 const FEET: u32 = 1 << FOOT_L | 1 << FOOT_R;
+
+/// The joints a partly folded figure keeps dynamic: the ankles, where
+/// its balance acts while it sways on its feet after a push. Everything
+/// above them folds into one composite (seed 002: "as she gets closer,
+/// we can transition her legs to dynamic").
+pub const SWAYING: u32 = 1 << joint_index::HIP_L
+    | 1 << joint_index::KNEE_L
+    | 1 << joint_index::ANKLE_L
+    | 1 << joint_index::HIP_R
+    | 1 << joint_index::KNEE_R
+    | 1 << joint_index::ANKLE_R;
+/// Partial folding: after this many consecutive full steps with every
+/// joint but the ankles within [`SWAY_ERROR`] of its target and only the
+/// feet on the ground. After the bench's 30 N s push the hips, knees and
+/// waist stay within 0.03 rad of their targets while the figure sways on
+/// its ankles at up to 0.6 m/s (`cargo run --release --example
+/// powered_refold`).
+pub const SWAY_AFTER: u8 = 3;
+/// See [`SWAY_AFTER`] (rad, each joint's own error).
+pub const SWAY_ERROR: Fx1 = fx!(0.05);
+/// A partly folded figure unfolds when its composite moves faster than
+/// this (it is falling, not swaying), besides what unfolds a folded one.
+pub const SWAY_LIMITS: Limits = Limits {
+    speed: fx!(1.0),
+    spin: fx!(1.5),
+    ..UNFOLD
+};
 
 impl PoweredRagdoll {
     /// No bodies yet: the `const` a static starts from. Call
@@ -443,6 +474,7 @@ impl PoweredRagdoll {
         lod: true,
         fold: Fold::OFF,
         quiet: 0,
+        steady: 0,
         lean: Fx1::ZERO,
     };
 
@@ -483,6 +515,7 @@ impl PoweredRagdoll {
         self.fold.engage(w.bodies(), w.joints());
         self.fold.touching = FEET;
         self.quiet = FOLD_AFTER;
+        self.steady = 0;
         self.lean = Fx1::ZERO;
     }
 
@@ -541,7 +574,7 @@ impl PoweredRagdoll {
         // A folded figure needs no balance: its ankles hold the lean it
         // folded with (a changing lean would turn its feet under it and
         // walk it across the ground).
-        if !(self.lod && self.fold.is_active()) {
+        if !(self.lod && self.is_folded()) {
             self.lean = self.balance_lean();
         }
         let lean = self.lean;
@@ -589,13 +622,21 @@ impl PoweredRagdoll {
         if self.fold.is_active() && !keep {
             self.unfold();
         }
+        let partly = self.fold.is_partial();
+        let (sweeps, limits) = if partly {
+            (SWAY_SWEEPS, SWAY_LIMITS)
+        } else {
+            (FOLDED_SWEEPS, UNFOLD)
+        };
         let folded = self.fold.is_active()
             && self
                 .fold
-                .step(&mut self.world, PELVIS, FOLDED_SWEEPS, UNFOLD, mark);
+                .step(&mut self.world, PELVIS, sweeps, limits, mark);
         if !folded {
             self.fold.release();
             self.world.step_marked(mark);
+        }
+        if !folded || partly {
             self.consider_folding();
         }
         self.frame += 1;
@@ -603,7 +644,13 @@ impl PoweredRagdoll {
 
     /// True while folded into one body (the level of detail).
     pub fn is_folded(&self) -> bool {
-        self.fold.is_active()
+        self.fold.is_active() && !self.fold.is_partial()
+    }
+
+    /// True while folded above the ankles, swaying on them
+    /// ([`SWAYING`]).
+    pub fn is_partly_folded(&self) -> bool {
+        self.fold.is_partial()
     }
 
     /// True while folded and at rest (nothing but the pose is stepped).
@@ -615,13 +662,16 @@ impl PoweredRagdoll {
     pub fn unfold(&mut self) {
         self.fold.release();
         self.quiet = 0;
+        self.steady = 0;
     }
 
-    /// After a full step: counts the quiet steps, and folds after
-    /// [`FOLD_AFTER`] of them.
+    /// After a full or partly folded step: counts the quiet steps, and
+    /// folds after [`FOLD_AFTER`] of them; after a full step, folds all
+    /// but the ankles after [`SWAY_AFTER`] steady ones.
     fn consider_folding(&mut self) {
         if !self.lod || self.world.grab.is_some() || self.strength == Fx1::ZERO {
             self.quiet = 0;
+            self.steady = 0;
             return;
         }
         // Cheapest first: a moving figure (most full steps) stops here.
@@ -633,7 +683,14 @@ impl PoweredRagdoll {
         }
         let speed = momentum.map(|c| (c / mass).lower()).length();
         let spin = |i: u8| b[i as usize].spin.lower().length();
-        let calm = speed < FOLD_SPEED && spin(PELVIS) < FOLD_SPIN && spin(CHEST) < FOLD_SPIN;
+        // From a partly folded figure, calmer: its legs have settled,
+        // but the whole may still rock more than a fold on its feet takes.
+        let (limit, turn) = if self.fold.is_partial() {
+            (FOLD_SPEED.div_int(2), FOLD_SPIN.div_int(2))
+        } else {
+            (FOLD_SPEED, FOLD_SPIN)
+        };
+        let calm = speed < limit && spin(PELVIS) < turn && spin(CHEST) < turn;
         let touching = if calm {
             touching(self.world.rows.as_slice())
         } else {
@@ -650,6 +707,40 @@ impl PoweredRagdoll {
             let w = &self.world;
             self.fold.engage(w.bodies(), w.joints());
             self.fold.touching = touching;
+            return;
+        }
+        if !self.fold.is_partial() {
+            self.consider_swaying();
+        }
+    }
+
+    /// After a full step: counts the steady steps (every joint but the
+    /// ankles near its target, only the feet on the ground), and folds
+    /// all but the ankles after [`SWAY_AFTER`] of them.
+    fn consider_swaying(&mut self) {
+        let touching = touching(self.world.rows.as_slice());
+        let bodies = self.world.bodies();
+        let steady = touching == FEET
+            && self
+                .world
+                .joints()
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| SWAYING & (1 << k) == 0)
+                .all(|(k, j)| joint_error(k, j, bodies) < SWAY_ERROR);
+        self.steady = if steady {
+            self.steady.saturating_add(1)
+        } else {
+            0
+        };
+        if self.steady >= SWAY_AFTER {
+            let w = &self.world;
+            if self
+                .fold
+                .engage_partly(w.bodies(), w.joints(), PELVIS, SWAYING)
+            {
+                self.fold.touching = touching;
+            }
         }
     }
 
@@ -665,13 +756,19 @@ impl PoweredRagdoll {
         let joints = self.world.joints();
         let mut sum = Fx1::ZERO;
         for (k, j) in joints.iter().enumerate() {
-            sum += if HINGES & (1 << k) != 0 {
-                hinge_error(j, bodies).abs()
-            } else {
-                ball_error(j, bodies).length()
-            };
+            sum += joint_error(k, j, bodies);
         }
         sum.div_int(joints.len().max(1) as i32)
+    }
+}
+
+/// Joint `k`'s error against its motor target, in radians: the rotation
+/// angle left for a ball, the angle difference for a hinge.
+fn joint_error(k: usize, j: &Joint, bodies: &[Body]) -> Fx1 {
+    if HINGES & (1 << k) != 0 {
+        hinge_error(j, bodies).abs()
+    } else {
+        ball_error(j, bodies).length()
     }
 }
 

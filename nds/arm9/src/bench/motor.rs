@@ -37,6 +37,8 @@ pub fn figures(mb: &mut Mailbox) {
     let mut rows = 0u64;
     // Frames that ended folded (seed 002's level of detail), and their cost.
     let (mut folded, mut folded_cycles) = (0u64, 0u64);
+    // Frames that ended folded above the legs (the partial level).
+    let (mut partly, mut partly_cycles) = (0u64, 0u64);
     let mut resting = 0i32;
     for f in 0..FRAMES {
         if f == PUSH_FRAME {
@@ -55,6 +57,9 @@ pub fn figures(mb: &mut Mailbox) {
         if r.is_folded() {
             folded += 1;
             folded_cycles += last.wrapping_sub(start) as u64;
+        } else if r.is_partly_folded() {
+            partly += 1;
+            partly_cycles += last.wrapping_sub(start) as u64;
         }
     }
     core::hint::black_box(r.world.state_hash());
@@ -68,8 +73,12 @@ pub fn figures(mb: &mut Mailbox) {
     if let Some(c) = folded_cycles.checked_div(folded) {
         record(mb, "motor_character_us.folded", us_x10(c as u32), 1);
     }
-    let unfolded = FRAMES as u64 - folded;
-    if let Some(c) = (total - folded_cycles).checked_div(unfolded) {
+    record(mb, "motor_character.partial_frames", partly as i32, 0);
+    if let Some(c) = partly_cycles.checked_div(partly) {
+        record(mb, "motor_character_us.partial", us_x10(c as u32), 1);
+    }
+    let unfolded = FRAMES as u64 - folded - partly;
+    if let Some(c) = (total - folded_cycles - partly_cycles).checked_div(unfolded) {
         record(mb, "motor_character_us.unfolded", us_x10(c as u32), 1);
     }
     record(
