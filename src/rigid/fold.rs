@@ -97,6 +97,9 @@ pub struct Fold<const J: usize> {
     dynamic: u32,
     /// The bodies summed into the composite (a bit each).
     members: u32,
+    /// Each row's bodies while the rows are moved onto the composite (in
+    /// the fold, not on the DS's small DTCM stack).
+    original: [(u8, u8); PARTIAL_ROWS],
 }
 
 /// Joint or body `k`'s bit in a mask (none from 32 on).
@@ -148,6 +151,7 @@ impl<const J: usize> Fold<J> {
         left: 0,
         dynamic: 0,
         members: 0,
+        original: [(0, 0); PARTIAL_ROWS],
     };
 
     /// True while folded.
@@ -274,13 +278,29 @@ impl<const J: usize> Fold<J> {
         limits: Limits,
         mark: &mut impl FnMut(Phase),
     ) -> bool {
-        let n = world.bodies().len();
-        if n > 32 {
+        if world.bodies().len() > 32 {
             return false;
         }
+        // Two frames of their own, never one holding both: the DS's DTCM
+        // stack has the solver's row buffer on top of either.
         if self.dynamic != 0 {
-            return self.step_partly(world, root, sweeps, limits, mark);
+            self.step_partly(world, root, sweeps, limits, mark)
+        } else {
+            self.step_whole(world, root, sweeps, limits, mark)
         }
+    }
+
+    /// [`Fold::step`] folded whole.
+    #[inline(never)]
+    fn step_whole<const B: usize, const JJ: usize, const R: usize>(
+        &mut self,
+        world: &mut World<B, JJ, R>,
+        root: u8,
+        sweeps: u8,
+        limits: Limits,
+        mark: &mut impl FnMut(Phase),
+    ) -> bool {
+        let n = world.bodies().len();
         let members = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
         if signature(world.bodies()) != self.left {
             self.motion = None;
@@ -328,11 +348,10 @@ impl<const J: usize> Fold<J> {
         // Every row onto the composite, remembering its bodies for the
         // warm start of the next step.
         self.touching = touching(world.rows.as_slice());
-        let mut original = [(0u8, 0u8); FOLDED_ROWS];
         {
             let (rows, bodies) = world.rows_and_bodies();
             let lever = |i: u8| (bodies[i as usize].pos - c.pos).lower();
-            for (row, o) in rows.as_mut_slice().iter_mut().zip(original.iter_mut()) {
+            for (row, o) in rows.as_mut_slice().iter_mut().zip(self.original.iter_mut()) {
                 *o = (row.a, row.b);
                 if row.a != STATIC {
                     row.ang_a -= lever(row.a).cross(row.lin).lower();
@@ -344,19 +363,11 @@ impl<const J: usize> Fold<J> {
                 }
             }
         }
-        let saved = world.bodies()[root as usize];
-        world.bodies_mut()[root as usize] = c;
-        world.solve_sweeps(sweeps);
-        let solved = world.bodies()[root as usize];
-        world.bodies_mut()[root as usize] = saved;
-        for (row, &(a, b)) in world.rows.as_mut_slice().iter_mut().zip(original.iter()) {
-            row.a = a;
-            row.b = b;
-        }
+        self.solve_composite(world, root, &mut c, sweeps);
         mark(Phase::Solve);
-        self.integrate(world, root, &solved);
-        let calm = solved.vel.lower().length() < limits.rest_speed
-            && solved.spin.lower().length() < limits.rest_spin;
+        self.integrate(world, root, &c);
+        let calm = c.vel.lower().length() < limits.rest_speed
+            && c.spin.lower().length() < limits.rest_spin;
         self.calm = if calm { self.calm.saturating_add(1) } else { 0 };
         if self.calm >= limits.rest_steps {
             self.asleep = true;
@@ -370,6 +381,7 @@ impl<const J: usize> Fold<J> {
     /// bodies outside it (each on its own) solved together with the
     /// dynamic joints' rows and every contact. It never rests (the owner
     /// folds it whole once the dynamic joints are quiet too).
+    #[inline(never)]
     fn step_partly<const B: usize, const JJ: usize, const R: usize>(
         &mut self,
         world: &mut World<B, JJ, R>,
@@ -408,12 +420,11 @@ impl<const J: usize> Fold<J> {
         }
         self.touching = touching(world.rows.as_slice());
         let members = self.members;
-        let mut original = [(0u8, 0u8); PARTIAL_ROWS];
         {
             let (rows, bodies) = world.rows_and_bodies();
             let lever = |i: u8| (bodies[i as usize].pos - c.pos).lower();
             let member = |i: u8| i != STATIC && members & bit(i as usize) != 0;
-            for (row, o) in rows.as_mut_slice().iter_mut().zip(original.iter_mut()) {
+            for (row, o) in rows.as_mut_slice().iter_mut().zip(self.original.iter_mut()) {
                 *o = (row.a, row.b);
                 if member(row.a) {
                     row.ang_a -= lever(row.a).cross(row.lin).lower();
@@ -425,15 +436,7 @@ impl<const J: usize> Fold<J> {
                 }
             }
         }
-        let saved = world.bodies()[root as usize];
-        world.bodies_mut()[root as usize] = c;
-        world.solve_sweeps(sweeps);
-        let solved = world.bodies()[root as usize];
-        world.bodies_mut()[root as usize] = saved;
-        for (row, &(a, b)) in world.rows.as_mut_slice().iter_mut().zip(original.iter()) {
-            row.a = a;
-            row.b = b;
-        }
+        self.solve_composite(world, root, &mut c, sweeps);
         mark(Phase::Solve);
         // The bodies outside the composite move on their own.
         for (i, b) in world.bodies_mut().iter_mut().enumerate() {
@@ -441,7 +444,7 @@ impl<const J: usize> Fold<J> {
                 integrate(core::slice::from_mut(b));
             }
         }
-        self.integrate(world, root, &solved);
+        self.integrate(world, root, &c);
         // The dynamic joints' gaps, as a full step closes them; a moved
         // root carries its members along.
         if s.joint_gap > Fx2::ZERO {
@@ -453,6 +456,31 @@ impl<const J: usize> Fold<J> {
         }
         mark(Phase::Integrate);
         true
+    }
+
+    /// Solves the rows (moved onto the composite) with `c` in the root's
+    /// slot, `c` taking the solved velocity, then gives each row its
+    /// bodies back.
+    fn solve_composite<const B: usize, const JJ: usize, const R: usize>(
+        &mut self,
+        world: &mut World<B, JJ, R>,
+        root: u8,
+        c: &mut Body,
+        sweeps: u8,
+    ) {
+        let slot = &mut world.bodies_mut()[root as usize];
+        core::mem::swap(slot, c);
+        world.solve_sweeps(sweeps);
+        core::mem::swap(&mut world.bodies_mut()[root as usize], c);
+        for (row, &(a, b)) in world
+            .rows
+            .as_mut_slice()
+            .iter_mut()
+            .zip(self.original.iter())
+        {
+            row.a = a;
+            row.b = b;
+        }
     }
 
     /// Moves the composite by its solved velocity, then places the
