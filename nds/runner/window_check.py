@@ -83,7 +83,10 @@ def run(rom: str) -> list[tuple[str, bool, str]]:
         xdo(display, "windowactivate", "--sync", wid)
         live = lambda: read_status(status).get("live", {})  # noqa: E731
         wait_for("the ROM's first figures", lambda: "scene" in live())
-        geometry = xdo(display, "getwindowgeometry", wid)
+        # Retried: on a loaded machine xdotool has answered nothing here
+        # once (an empty reply, then an IndexError instead of a result).
+        geometry = wait_for("the window's geometry",
+                            lambda: xdo(display, "getwindowgeometry", wid), 20)
         w, h = read_status(status)["size"]
         results.append(("window_size", w >= 512 and h >= 768, f"{w}x{h} ({geometry.splitlines()[-1].strip()})"))
 
