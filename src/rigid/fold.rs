@@ -167,6 +167,17 @@ impl<const J: usize> Fold<J> {
         self.calm = 0;
     }
 
+    /// Puts a whole fold to rest now, as if it had been calm for its
+    /// limits' `rest_steps` (a figure built standing still, whose
+    /// `bodies` are at rest); a partial fold never rests.
+    pub fn rest(&mut self, bodies: &[Body]) {
+        if self.active && self.dynamic == 0 {
+            self.asleep = true;
+            self.motion = Some((Vec3::default(), Vec3::default()));
+            self.left = signature(bodies);
+        }
+    }
+
     /// True while folded and at rest.
     pub fn is_asleep(&self) -> bool {
         self.active && self.asleep

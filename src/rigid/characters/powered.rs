@@ -514,9 +514,10 @@ impl PoweredRagdoll {
         self.frame = 0;
         self.strength = Fx1::ONE;
         // Built at rest in its neutral pose, on its feet: it starts
-        // folded (the first strike or push unfolds it).
+        // folded and resting (the first strike or push unfolds it).
         let w = &self.world;
         self.fold.engage(w.bodies(), w.joints());
+        self.fold.rest(w.bodies());
         self.fold.touching = FEET;
         self.quiet = FOLD_AFTER;
         self.steady = 0;
