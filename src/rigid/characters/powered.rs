@@ -688,14 +688,7 @@ impl PoweredRagdoll {
         }
         let speed = momentum.map(|c| (c / mass).lower()).length();
         let spin = |i: u8| b[i as usize].spin.lower().length();
-        // From a partly folded figure, calmer: its legs have settled,
-        // but the whole may still rock more than a fold on its feet takes.
-        let (limit, turn) = if self.fold.is_partial() {
-            (FOLD_SPEED.div_int(2), FOLD_SPIN.div_int(2))
-        } else {
-            (FOLD_SPEED, FOLD_SPIN)
-        };
-        let calm = speed < limit && spin(PELVIS) < turn && spin(CHEST) < turn;
+        let calm = speed < FOLD_SPEED && spin(PELVIS) < FOLD_SPIN && spin(CHEST) < FOLD_SPIN;
         let touching = if calm {
             touching(self.world.rows.as_slice())
         } else {
