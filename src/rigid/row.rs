@@ -60,6 +60,9 @@ fn held_joint(key: u16, hold: u32) -> bool {
     key & JOINT_KEY != 0 && hold & (1 << k) != 0
 }
 
+/// The most held joint entries (a figure's joint and motor rows).
+const HELD: usize = 128;
+
 /// Slots of the warm-start index: room for twice the largest world's
 /// rows (480); a world uses the first `Rows::SLOTS` of them.
 const INDEX_SLOTS: usize = 1024;
@@ -269,6 +272,16 @@ pub struct Rows<const R: usize> {
     /// The index slot of each `prev` entry, to empty the index in
     /// `O(prev_len)` rather than clear all of it every step.
     slot_of: [u16; R],
+    /// The warm starts of the joints a folded figure holds
+    /// ([`Rows::clear_holding`]): kept here while those joints have no
+    /// rows, not carried through `prev` and its index every step.
+    held: [Remembered; HELD],
+    held_len: usize,
+    /// The joints `held` holds (a bit each, as `clear_holding` takes
+    /// them), and those whose entries go at the next clear: released
+    /// this step, their entries still serve its lookups.
+    held_mask: u32,
+    held_expiring: u32,
     /// The rows in solver form, when there are more than [`DTCM_ROWS`].
     prepared: [Prepared; R],
     /// The same in the isotropic form, beyond [`ISO_DTCM_ROWS`]; all of a
@@ -306,6 +319,10 @@ impl<const R: usize> Rows<R> {
             kept_rows: 0,
             index: [0; INDEX_SLOTS],
             slot_of: [0; R],
+            held: [Remembered::ZERO; HELD],
+            held_len: 0,
+            held_mask: 0,
+            held_expiring: 0,
             prepared: [Prepared::ZERO; R],
             iso_far: [IsoRow::BLANK; R],
             sides: prep::NO_SIDES,
@@ -337,21 +354,11 @@ impl<const R: usize> Rows<R> {
     /// must not be held: a row of it that vanished (a limit let go) would
     /// come back with its old impulse.
     pub fn clear_holding(&mut self, hold_joints: u32) {
+        self.update_held(hold_joints);
         for &h in &self.slot_of[..self.prev_len] {
             self.index[h as usize] = 0;
         }
-        let (prev, kept_buf) = halves(&mut self.remembered, self.prev_at);
-        // The held joint entries go after this step's rows (this step's
-        // take precedence for a key both have).
-        let mut held = 0;
-        if hold_joints != 0 {
-            for k in 0..self.prev_len {
-                if held_joint(prev[k].key, hold_joints) {
-                    prev[held] = prev[k];
-                    held += 1;
-                }
-            }
-        }
+        let prev = halves(&mut self.remembered, self.prev_at).0;
         // Rows built straight into solver form keep their identities in
         // `kept` from the start (with their warm starts, if never solved).
         let kept = if self.direct {
@@ -366,36 +373,15 @@ impl<const R: usize> Rows<R> {
         match kept {
             // The common step: the kept impulses become the remembered
             // ones where they are, with no copy.
-            Some(k) if held == 0 => {
+            Some(k) => {
                 n = k.min(R);
                 self.prev_at ^= 1;
             }
-            _ => {
-                let fresh = if held == 0 {
-                    R
-                } else {
-                    let fresh = match kept {
-                        Some(k) => k,
-                        None => self.rows[..self.len].iter().filter(|r| r.key != 0).count(),
-                    };
-                    let fresh = fresh.min(R - held);
-                    prev.copy_within(..held, fresh);
-                    fresh
-                };
-                if let Some(k) = kept {
-                    n = k.min(fresh);
-                    prev[..n].copy_from_slice(&kept_buf[..n]);
-                } else {
-                    for r in self.rows[..self.len]
-                        .iter()
-                        .filter(|r| r.key != 0)
-                        .take(fresh)
-                    {
-                        prev[n] = Remembered::of(r);
-                        n += 1;
-                    }
+            None => {
+                for r in self.rows[..self.len].iter().filter(|r| r.key != 0) {
+                    prev[n] = Remembered::of(r);
+                    n += 1;
                 }
-                n += held;
             }
         }
         self.prev_len = n;
@@ -468,9 +454,72 @@ impl<const R: usize> Rows<R> {
     /// [`Rows::remembered`] of the row with bodies `a`, `b` and `key`.
     /// Out of line: `push` is inlined into every row builder.
     #[inline(never)]
+    /// The held store's part of [`Rows::clear_holding`]: drops the
+    /// entries released a step ago, moves the latest impulses of the
+    /// newly held joints in, and marks the joints released now.
+    fn update_held(&mut self, hold: u32) {
+        if self.held_expiring != 0 {
+            let expiring = self.held_expiring;
+            let mut kept = 0;
+            for k in 0..self.held_len {
+                if !held_joint(self.held[k].key, expiring) {
+                    self.held[kept] = self.held[k];
+                    kept += 1;
+                }
+            }
+            self.held_len = kept;
+            self.held_expiring = 0;
+        }
+        let newly = hold & !self.held_mask;
+        if newly != 0 {
+            // This step's impulses: as the solve wrote them back, or in
+            // the rows.
+            let kept = if self.direct {
+                Some(self.len)
+            } else {
+                self.kept_len.filter(|_| self.kept_rows == self.len)
+            };
+            let put = |e: Remembered, held: &mut [Remembered; HELD], len: &mut usize| {
+                if held_joint(e.key, newly) && *len < HELD {
+                    held[*len] = e;
+                    *len += 1;
+                }
+            };
+            match kept {
+                Some(k) => {
+                    let latest = &self.remembered[self.prev_at ^ 1];
+                    for &e in &latest[..k.min(R)] {
+                        put(e, &mut self.held, &mut self.held_len);
+                    }
+                }
+                None => {
+                    for r in self.rows[..self.len].iter().filter(|r| r.key != 0) {
+                        put(Remembered::of(r), &mut self.held, &mut self.held_len);
+                    }
+                }
+            }
+        }
+        self.held_expiring = self.held_mask & !hold;
+        self.held_mask = hold;
+    }
+
+    /// A held joint's warm start (bodies and key), for a row the last
+    /// step did not have.
+    fn held_of(&self, a: u8, b: u8, key: u16) -> Option<Fx2> {
+        if key & JOINT_KEY == 0 {
+            return None;
+        }
+        self.held[..self.held_len]
+            .iter()
+            .find(|e| e.key == key && e.a == a && e.b == b)
+            .map(|e| e.lambda)
+    }
+
     fn remembered_of(&mut self, a: u8, b: u8, key: u16) -> Fx2 {
         if self.prev_len == 0 {
-            return Fx2::ZERO;
+            return self
+                .held_of(a, b, key)
+                .map_or(Fx2::ZERO, |l| self.scaled(l, key));
         }
         // A contact's friction rows follow its normal row, last step as
         // now: the entry after the one the previous row found is checked
@@ -503,7 +552,9 @@ impl<const R: usize> Rows<R> {
         };
         match found {
             Some(p) => self.scaled(p.lambda, key),
-            None => Fx2::ZERO,
+            None => self
+                .held_of(a, b, key)
+                .map_or(Fx2::ZERO, |l| self.scaled(l, key)),
         }
     }
 
