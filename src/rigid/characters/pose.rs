@@ -46,19 +46,23 @@ pub struct CyclicPose<const N: usize> {
 
 impl<const N: usize> PoseSource for CyclicPose<N> {
     fn target(&self, joint: usize, frame: u32) -> JointTarget {
+        let hinge = self.hinges & (1 << joint) != 0;
+        // A joint no swing lists holds neutral: the same target as a swing
+        // of zero (`from_axis_angle` of 0 is the identity exactly), with
+        // no division and no sine (control ran every frame, folded or not).
+        let Some(&(_, axis, amp, phase)) = self.swings.iter().rev().find(|s| s.0 == joint) else {
+            return if hinge {
+                JointTarget::Angle(Fx1::ZERO)
+            } else {
+                JointTarget::Rotation(Quat::IDENTITY)
+            };
+        };
         let turn = Fx1::from_raw((((frame % self.period.max(1)) as i64) << 12) as i32)
             .div_int(self.period.max(1) as i32);
         let two_pi = crate::fx!(core::f64::consts::TAU);
-        let mut angle = Fx1::ZERO;
-        let mut axis = Vec3::X;
-        for &(j, ax, amp, phase) in &self.swings {
-            if j == joint {
-                let (s, _) = sin_cos_radians(turn.mul_lower(two_pi) + phase);
-                angle = amp.mul_lower(s);
-                axis = ax;
-            }
-        }
-        if self.hinges & (1 << joint) != 0 {
+        let (s, _) = sin_cos_radians(turn.mul_lower(two_pi) + phase);
+        let angle = amp.mul_lower(s);
+        if hinge {
             JointTarget::Angle(angle)
         } else {
             JointTarget::Rotation(Quat::from_axis_angle(axis, Angle::from_radians(angle)))
