@@ -36,7 +36,7 @@ use super::contact::touching;
 use super::integrate::{integrate, turn};
 use super::joint::{frame, Joint, JointKind};
 use super::joint_gap::close_joint_gaps_of;
-use super::world::{Phase, World};
+use super::world::{Phase, Settings, World};
 use super::{clamp_vec, mul_dt, vec_mul_dt, MAX_SPEED, MAX_SPIN};
 
 /// The most rows a folded step takes (a standing figure has 14: four
@@ -100,6 +100,28 @@ pub struct Fold<const J: usize> {
     /// Each row's bodies while the rows are moved onto the composite (in
     /// the fold, not on the DS's small DTCM stack).
     original: [(u8, u8); PARTIAL_ROWS],
+}
+
+/// The rest of a step that stopped being folded after its contacts: the
+/// rows of the joints in `which` (those the folded step had none for),
+/// the solve and the integration, as a full step.
+fn finish_full<const B: usize, const JJ: usize, const R: usize>(
+    world: &mut World<B, JJ, R>,
+    which: u32,
+    mark: &mut impl FnMut(Phase),
+) {
+    world.push_joint_rows_of(which);
+    world.solve();
+    mark(Phase::Solve);
+    world.integrate();
+    mark(Phase::Integrate);
+}
+
+/// A step's gravity and damping on the composite `c`.
+fn external(c: &mut Body, s: &Settings) {
+    c.vel.y -= Fx2::from_raw(mul_dt(s.gravity.raise().raw()));
+    c.vel = (c.vel * s.linear_damping).lower();
+    c.spin = (c.spin * s.angular_damping).lower();
 }
 
 /// Joint or body `k`'s bit in a mask (none from 32 on).
@@ -332,49 +354,22 @@ impl<const J: usize> Fold<J> {
             mark(Phase::Integrate);
             return true;
         }
-        let Some(mut c) = composite(world.bodies(), members, self.motion) else {
+        let Some(mut c) = self.composite_within(world.bodies(), members, limits) else {
             return false;
         };
-        if c.vel.lower().length() > limits.speed || c.spin.lower().length() > limits.spin {
-            return false;
-        }
         let s = world.settings;
         world.begin_step_holding(u32::MAX);
-        c.vel.y -= Fx2::from_raw(mul_dt(s.gravity.raise().raw()));
-        c.vel = (c.vel * s.linear_damping).lower();
-        c.spin = (c.spin * s.angular_damping).lower();
+        external(&mut c, &s);
         mark(Phase::Joints);
         world.push_contact_rows();
         mark(Phase::Contacts);
         if world.rows.len() > FOLDED_ROWS {
             // Lying on its side, not standing: finish as a full step.
-            self.active = false;
-            world.push_joint_rows();
-            world.solve();
-            mark(Phase::Solve);
-            world.integrate();
-            mark(Phase::Integrate);
+            self.release();
+            finish_full(world, u32::MAX, mark);
             return true;
         }
-        // Every row onto the composite, remembering its bodies for the
-        // warm start of the next step.
-        self.touching = touching(world.rows.as_slice());
-        {
-            let (rows, bodies) = world.rows_and_bodies();
-            let lever = |i: u8| (bodies[i as usize].pos - c.pos).lower();
-            for (row, o) in rows.as_mut_slice().iter_mut().zip(self.original.iter_mut()) {
-                *o = (row.a, row.b);
-                if row.a != STATIC {
-                    row.ang_a -= lever(row.a).cross(row.lin).lower();
-                    row.a = root;
-                }
-                if row.b != STATIC {
-                    row.ang_b += lever(row.b).cross(row.lin).lower();
-                    row.b = root;
-                }
-            }
-        }
-        self.solve_composite(world, root, &mut c, sweeps);
+        self.solve_composite(world, root, &mut c, sweeps, u32::MAX);
         mark(Phase::Solve);
         self.integrate(world, root, &c);
         let calm = c.vel.lower().length() < limits.rest_speed
@@ -404,50 +399,25 @@ impl<const J: usize> Fold<J> {
         if signature(world.bodies()) != self.left {
             self.motion = None;
         }
-        let Some(mut c) = composite(world.bodies(), self.members, self.motion) else {
+        let Some(mut c) = self.composite_within(world.bodies(), self.members, limits) else {
             return false;
         };
-        if c.vel.lower().length() > limits.speed || c.spin.lower().length() > limits.spin {
-            return false;
-        }
         let s = world.settings;
         world.begin_step_holding(!self.dynamic);
-        c.vel.y -= Fx2::from_raw(mul_dt(s.gravity.raise().raw()));
-        c.vel = (c.vel * s.linear_damping).lower();
-        c.spin = (c.spin * s.angular_damping).lower();
+        external(&mut c, &s);
         world.push_joint_rows_of(self.dynamic);
         mark(Phase::Joints);
         world.push_contact_rows();
         mark(Phase::Contacts);
         if world.rows.len() > PARTIAL_ROWS {
             // Lying down: finish as a full step.
+            let folded = !self.dynamic;
             self.release();
-            world.push_joint_rows_of(!self.dynamic);
-            world.solve();
-            mark(Phase::Solve);
-            world.integrate();
-            mark(Phase::Integrate);
+            finish_full(world, folded, mark);
             return true;
         }
-        self.touching = touching(world.rows.as_slice());
         let members = self.members;
-        {
-            let (rows, bodies) = world.rows_and_bodies();
-            let lever = |i: u8| (bodies[i as usize].pos - c.pos).lower();
-            let member = |i: u8| i != STATIC && members & bit(i as usize) != 0;
-            for (row, o) in rows.as_mut_slice().iter_mut().zip(self.original.iter_mut()) {
-                *o = (row.a, row.b);
-                if member(row.a) {
-                    row.ang_a -= lever(row.a).cross(row.lin).lower();
-                    row.a = root;
-                }
-                if member(row.b) {
-                    row.ang_b += lever(row.b).cross(row.lin).lower();
-                    row.b = root;
-                }
-            }
-        }
-        self.solve_composite(world, root, &mut c, sweeps);
+        self.solve_composite(world, root, &mut c, sweeps, members);
         mark(Phase::Solve);
         // The bodies outside the composite move on their own.
         for (i, b) in world.bodies_mut().iter_mut().enumerate() {
@@ -469,16 +439,44 @@ impl<const J: usize> Fold<J> {
         true
     }
 
-    /// Solves the rows (moved onto the composite) with `c` in the root's
-    /// slot, `c` taking the solved velocity, then gives each row its
-    /// bodies back.
+    /// The composite of `members` (a bit each), or `None` when it cannot
+    /// be formed or moves beyond `limits`.
+    fn composite_within(&self, bodies: &[Body], members: u32, limits: Limits) -> Option<Body> {
+        let c = composite(bodies, members, self.motion)?;
+        let calm = c.vel.lower().length() <= limits.speed && c.spin.lower().length() <= limits.spin;
+        calm.then_some(c)
+    }
+
+    /// Moves every row on a member (a bit each in `members`) onto the
+    /// composite `c` (`J_ang += d x J_lin` for a member at `d` from its
+    /// centre), solves the rows with `c` in the root's slot, `c` taking
+    /// the solved velocity, then gives each row its bodies back (the next
+    /// step's warm starts find them by their own bodies).
     fn solve_composite<const B: usize, const JJ: usize, const R: usize>(
         &mut self,
         world: &mut World<B, JJ, R>,
         root: u8,
         c: &mut Body,
         sweeps: u8,
+        members: u32,
     ) {
+        self.touching = touching(world.rows.as_slice());
+        {
+            let (rows, bodies) = world.rows_and_bodies();
+            let lever = |i: u8| (bodies[i as usize].pos - c.pos).lower();
+            let member = |i: u8| i != STATIC && members & bit(i as usize) != 0;
+            for (row, o) in rows.as_mut_slice().iter_mut().zip(self.original.iter_mut()) {
+                *o = (row.a, row.b);
+                if member(row.a) {
+                    row.ang_a -= lever(row.a).cross(row.lin).lower();
+                    row.a = root;
+                }
+                if member(row.b) {
+                    row.ang_b += lever(row.b).cross(row.lin).lower();
+                    row.b = root;
+                }
+            }
+        }
         let slot = &mut world.bodies_mut()[root as usize];
         core::mem::swap(slot, c);
         world.solve_sweeps(sweeps);
