@@ -81,7 +81,7 @@ def rows(r: dict) -> list[tuple[str, str]]:
         ("powered ragdoll, 13 boxes (`motor_character_us.total`, goal 1000 us)",
          us(get(r, "motor_character_us.total"))),
         ("of which the solver (`motor_character_us.solve`)", us(get(r, "motor_character_us.solve"))),
-        ("of the powered ragdoll's 240 frames, folded, of them resting, folded above the legs "
+        ("of the powered ragdoll's 240 frames, folded, of them resting, folded above the ankles "
          "(`motor_character.folded_frames`, `.resting_frames`, `.partial_frames`); a folded / "
          "a partly folded / a full frame (`motor_character_us.folded`, `.partial`, `.unfolded`)",
          f"{get(r, 'motor_character.folded_frames')}, {get(r, 'motor_character.resting_frames')}, "

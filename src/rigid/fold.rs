@@ -36,8 +36,8 @@ use super::contact::touching;
 use super::integrate::{integrate, turn};
 use super::joint::{frame, Joint, JointKind};
 use super::joint_gap::close_joint_gaps_of;
-use super::world::{Phase, Settings, World};
-use super::{clamp_vec, mul_dt, vec_mul_dt, MAX_SPEED, MAX_SPIN};
+use super::world::{Phase, World};
+use super::{clamp_vec, joint_bit, mul_dt, vec_mul_dt, MAX_SPEED, MAX_SPIN};
 
 /// The most rows a folded step takes (a standing figure has 14: four
 /// corners of each foot, a normal row each, and each foot's patch of two
@@ -117,14 +117,8 @@ fn finish_full<const B: usize, const JJ: usize, const R: usize>(
     mark(Phase::Integrate);
 }
 
-/// A step's gravity and damping on the composite `c`.
-fn external(c: &mut Body, s: &Settings) {
-    c.vel.y -= Fx2::from_raw(mul_dt(s.gravity.raise().raw()));
-    c.vel = (c.vel * s.linear_damping).lower();
-    c.spin = (c.spin * s.angular_damping).lower();
-}
-
-/// Joint or body `k`'s bit in a mask (none from 32 on).
+/// Body `i`'s bit in a mask of bodies (none from 32 on: a fold takes at
+/// most 32).
 fn bit(k: usize) -> u32 {
     1u32.checked_shl(k as u32).unwrap_or(0)
 }
@@ -136,7 +130,7 @@ fn bit(k: usize) -> u32 {
 fn members_of(joints: &[Joint], root: u8, dynamic: u32) -> Option<u32> {
     let mut members = bit(root as usize);
     for (k, j) in joints.iter().enumerate() {
-        if dynamic & bit(k) != 0 || j.a == j.b {
+        if dynamic & joint_bit(k) != 0 || j.a == j.b {
             continue;
         }
         if j.a == STATIC || members & bit(j.a as usize) == 0 || j.b as usize >= 32 {
@@ -243,7 +237,7 @@ impl<const J: usize> Fold<J> {
         self.asleep = false;
         self.calm = 0;
         self.dynamic = 0;
-        self.members = 0;
+        self.members = bit(bodies.len()).wrapping_sub(1);
     }
 
     /// Folds all but the joints in `dynamic` (a bit each): the bodies
@@ -279,7 +273,7 @@ impl<const J: usize> Fold<J> {
     /// is placed when its parent moved or its drive changed.
     fn place(&mut self, bodies: &mut [Body], joints: &[Joint], mut moved: u32) {
         for (k, j) in joints.iter().enumerate().take(J) {
-            if j.b == STATIC || j.a == j.b || self.dynamic & bit(k) != 0 {
+            if j.b == STATIC || j.a == j.b || self.dynamic & joint_bit(k) != 0 {
                 continue;
             }
             let drive = self.drive(k, j);
@@ -333,13 +327,7 @@ impl<const J: usize> Fold<J> {
         limits: Limits,
         mark: &mut impl FnMut(Phase),
     ) -> bool {
-        let n = world.bodies().len();
-        let members = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
-        if signature(world.bodies()) != self.left {
-            self.motion = None;
-            self.asleep = false;
-            self.calm = 0;
-        }
+        self.notice_hits(world.bodies());
         if self.asleep {
             mark(Phase::Joints);
             mark(Phase::Contacts);
@@ -354,12 +342,9 @@ impl<const J: usize> Fold<J> {
             mark(Phase::Integrate);
             return true;
         }
-        let Some(mut c) = self.composite_within(world.bodies(), members, limits) else {
+        let Some(mut c) = self.begin_composite(world, limits, u32::MAX) else {
             return false;
         };
-        let s = world.settings;
-        world.begin_step_holding(u32::MAX);
-        external(&mut c, &s);
         mark(Phase::Joints);
         world.push_contact_rows();
         mark(Phase::Contacts);
@@ -369,7 +354,7 @@ impl<const J: usize> Fold<J> {
             finish_full(world, u32::MAX, mark);
             return true;
         }
-        self.solve_composite(world, root, &mut c, sweeps, u32::MAX);
+        self.solve_composite(world, root, &mut c, sweeps);
         mark(Phase::Solve);
         self.integrate(world, root, &c);
         let calm = c.vel.lower().length() < limits.rest_speed
@@ -396,15 +381,11 @@ impl<const J: usize> Fold<J> {
         limits: Limits,
         mark: &mut impl FnMut(Phase),
     ) -> bool {
-        if signature(world.bodies()) != self.left {
-            self.motion = None;
-        }
-        let Some(mut c) = self.composite_within(world.bodies(), self.members, limits) else {
+        self.notice_hits(world.bodies());
+        let Some(mut c) = self.begin_composite(world, limits, !self.dynamic) else {
             return false;
         };
         let s = world.settings;
-        world.begin_step_holding(!self.dynamic);
-        external(&mut c, &s);
         world.push_joint_rows_of(self.dynamic);
         mark(Phase::Joints);
         world.push_contact_rows();
@@ -416,10 +397,10 @@ impl<const J: usize> Fold<J> {
             finish_full(world, folded, mark);
             return true;
         }
-        let members = self.members;
-        self.solve_composite(world, root, &mut c, sweeps, members);
+        self.solve_composite(world, root, &mut c, sweeps);
         mark(Phase::Solve);
         // The bodies outside the composite move on their own.
+        let members = self.members;
         for (i, b) in world.bodies_mut().iter_mut().enumerate() {
             if members & bit(i) == 0 {
                 integrate(core::slice::from_mut(b));
@@ -439,15 +420,41 @@ impl<const J: usize> Fold<J> {
         true
     }
 
-    /// The composite of `members` (a bit each), or `None` when it cannot
-    /// be formed or moves beyond `limits`.
-    fn composite_within(&self, bodies: &[Body], members: u32, limits: Limits) -> Option<Body> {
-        let c = composite(bodies, members, self.motion)?;
-        let calm = c.vel.lower().length() <= limits.speed && c.spin.lower().length() <= limits.spin;
-        calm.then_some(c)
+    /// A member hit from outside since the last folded step (its
+    /// velocity no longer what that step left): the composite's motion is
+    /// summed afresh, and it is no longer calm.
+    fn notice_hits(&mut self, bodies: &[Body]) {
+        if signature(bodies) != self.left {
+            self.motion = None;
+            self.asleep = false;
+            self.calm = 0;
+        }
     }
 
-    /// Moves every row on a member (a bit each in `members`) onto the
+    /// The start of an awake folded step: the members' composite, or
+    /// `None` (nothing changed) when it cannot be formed or moves beyond
+    /// `limits`; then the world's step begins, holding the warm starts of
+    /// the joints in `hold`, and the composite takes the step's gravity
+    /// and damping.
+    fn begin_composite<const B: usize, const JJ: usize, const R: usize>(
+        &self,
+        world: &mut World<B, JJ, R>,
+        limits: Limits,
+        hold: u32,
+    ) -> Option<Body> {
+        let mut c = composite(world.bodies(), self.members, self.motion)?;
+        if c.vel.lower().length() > limits.speed || c.spin.lower().length() > limits.spin {
+            return None;
+        }
+        world.begin_step_holding(hold);
+        let s = &world.settings;
+        c.vel.y -= Fx2::from_raw(mul_dt(s.gravity.raise().raw()));
+        c.vel = (c.vel * s.linear_damping).lower();
+        c.spin = (c.spin * s.angular_damping).lower();
+        Some(c)
+    }
+
+    /// Moves every row on a member onto the
     /// composite `c` (`J_ang += d x J_lin` for a member at `d` from its
     /// centre), solves the rows with `c` in the root's slot, `c` taking
     /// the solved velocity, then gives each row its bodies back (the next
@@ -458,8 +465,8 @@ impl<const J: usize> Fold<J> {
         root: u8,
         c: &mut Body,
         sweeps: u8,
-        members: u32,
     ) {
+        let members = self.members;
         self.touching = touching(world.rows.as_slice());
         {
             let (rows, bodies) = world.rows_and_bodies();
@@ -519,11 +526,7 @@ impl<const J: usize> Fold<J> {
             spin,
             ..*c
         };
-        let members = if self.dynamic == 0 {
-            u32::MAX
-        } else {
-            self.members
-        };
+        let members = self.members;
         for (i, b) in bodies.iter_mut().enumerate() {
             if members & bit(i) != 0 {
                 b.vel = rigid_velocity(&moved, (b.pos - centre).lower());

@@ -29,6 +29,7 @@ use divsqrt::div_auto;
 use super::body::{mul_mat_fx2, Body};
 use super::integrate::turn_by;
 use super::joint::{frame, Joint};
+use super::joint_bit;
 use super::kernel::solved_body;
 use super::row::{inverse_effective_mass, Row};
 
@@ -52,8 +53,8 @@ pub fn close_joint_gaps(bodies: &mut [Body], joints: &[Joint], tolerance: Fx2) -
     close_joint_gaps_of(bodies, joints, tolerance, u32::MAX)
 }
 
-/// [`close_joint_gaps`] of the joints whose bit is set in `which` (joint
-/// `k` is bit `k`): a partly folded figure's dynamic joints.
+/// [`close_joint_gaps`] of the joints in `which` ([`super::joint_bit`]):
+/// a partly folded figure's dynamic joints.
 pub fn close_joint_gaps_of(
     bodies: &mut [Body],
     joints: &[Joint],
@@ -65,7 +66,7 @@ pub fn close_joint_gaps_of(
     let mut n = 0;
     let limit = tolerance * tolerance;
     for (k, j) in joints.iter().enumerate().take(MAX_JOINTS) {
-        if k < 32 && which & (1 << k) == 0 {
+        if which & joint_bit(k) == 0 {
             continue;
         }
         let gap = j.separation(bodies);

@@ -87,6 +87,14 @@ pub use world::{Settings, World};
 use crate::fx::power::round_shr;
 use crate::fx::{Fx1, Fx2, Vec3};
 
+/// Joint `k`'s bit in a mask of joints (the rows to push, the gaps to
+/// close, the warm starts to hold, a fold's dynamic joints): bit `k`,
+/// every joint from 31 on sharing the last one.
+#[inline]
+pub fn joint_bit(k: usize) -> u32 {
+    1 << k.min(31)
+}
+
 /// Steps per second: the step is 1/60 s.
 pub const STEPS_PER_SECOND: i32 = 60;
 

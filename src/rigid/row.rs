@@ -33,6 +33,7 @@ use crate::fx::{Fx1, Fx2, Fx3, Vec3};
 use super::body::{mul_mat_fx2, Body};
 use super::contact::{ContactRow, CONTACT_KEY};
 use super::iso::{self, IsoPair, IsoRow, ISO_DTCM_ROWS};
+use super::joint_bit;
 use super::kernel::{self, solved_body, Prepared, SweptRow, Vel, SLOTS, ZERO_SLOT};
 use super::prep;
 
@@ -56,8 +57,7 @@ pub const JOINT_KEY: u16 = 0x8000;
 /// True for a joint row's key (see [`super::world::joint_key`]) whose
 /// joint is in `hold` ([`Rows::clear_holding`]).
 fn held_joint(key: u16, hold: u32) -> bool {
-    let k = ((key >> 4) & 0x7ff).min(31);
-    key & JOINT_KEY != 0 && hold & (1 << k) != 0
+    key & JOINT_KEY != 0 && hold & joint_bit(((key >> 4) & 0x7ff) as usize) != 0
 }
 
 /// The most held joint entries (a figure's joint and motor rows).
@@ -347,8 +347,7 @@ impl<const R: usize> Rows<R> {
     }
 
     /// [`Rows::clear`]; the joint and motor impulses remembered before of
-    /// the joints in `hold_joints` (joint `k` is bit `k`, the last bit
-    /// standing for every joint from 31 on) are kept too: a folded
+    /// the joints in `hold_joints` ([`super::joint_bit`]) are kept too: a folded
     /// figure has no rows for those joints for a while, and when it
     /// unfolds they start from what held it. A joint with rows this step
     /// must not be held: a row of it that vanished (a limit let go) would
@@ -358,15 +357,9 @@ impl<const R: usize> Rows<R> {
         for &h in &self.slot_of[..self.prev_len] {
             self.index[h as usize] = 0;
         }
+        let kept = self.kept_count();
+        self.kept_len = None;
         let prev = halves(&mut self.remembered, self.prev_at).0;
-        // Rows built straight into solver form keep their identities in
-        // `kept` from the start (with their warm starts, if never solved).
-        let kept = if self.direct {
-            self.kept_len = None;
-            Some(self.len)
-        } else {
-            self.kept_len.take().filter(|_| self.kept_rows == self.len)
-        };
         self.direct = false;
         self.misfit = false;
         let mut n = 0;
@@ -451,9 +444,6 @@ impl<const R: usize> Rows<R> {
         self.remembered_of(a, b, key)
     }
 
-    /// [`Rows::remembered`] of the row with bodies `a`, `b` and `key`.
-    /// Out of line: `push` is inlined into every row builder.
-    #[inline(never)]
     /// The held store's part of [`Rows::clear_holding`]: drops the
     /// entries released a step ago, moves the latest impulses of the
     /// newly held joints in, and marks the joints released now.
@@ -474,33 +464,35 @@ impl<const R: usize> Rows<R> {
         if newly != 0 {
             // This step's impulses: as the solve wrote them back, or in
             // the rows.
-            let kept = if self.direct {
-                Some(self.len)
-            } else {
-                self.kept_len.filter(|_| self.kept_rows == self.len)
+            let (kept, rows): (&[Remembered], &[Row]) = match self.kept_count() {
+                Some(k) => (&self.remembered[self.prev_at ^ 1][..k.min(R)], &[]),
+                None => (&[], &self.rows[..self.len]),
             };
-            let put = |e: Remembered, held: &mut [Remembered; HELD], len: &mut usize| {
-                if held_joint(e.key, newly) && *len < HELD {
-                    held[*len] = e;
-                    *len += 1;
-                }
-            };
-            match kept {
-                Some(k) => {
-                    let latest = &self.remembered[self.prev_at ^ 1];
-                    for &e in &latest[..k.min(R)] {
-                        put(e, &mut self.held, &mut self.held_len);
-                    }
-                }
-                None => {
-                    for r in self.rows[..self.len].iter().filter(|r| r.key != 0) {
-                        put(Remembered::of(r), &mut self.held, &mut self.held_len);
-                    }
+            let latest = kept
+                .iter()
+                .copied()
+                .chain(rows.iter().filter(|r| r.key != 0).map(Remembered::of));
+            for e in latest.filter(|e| held_joint(e.key, newly)) {
+                if self.held_len < HELD {
+                    self.held[self.held_len] = e;
+                    self.held_len += 1;
                 }
             }
         }
         self.held_expiring = self.held_mask & !hold;
         self.held_mask = hold;
+    }
+
+    /// How many of this step's impulses the solve wrote back to `kept`
+    /// (rows built straight into solver form keep their identities there
+    /// from the start, with their warm starts if never solved), or `None`
+    /// when they are to be read from the rows.
+    fn kept_count(&self) -> Option<usize> {
+        if self.direct {
+            Some(self.len)
+        } else {
+            self.kept_len.filter(|_| self.kept_rows == self.len)
+        }
     }
 
     /// A held joint's warm start (bodies and key), for a row the last
@@ -515,6 +507,9 @@ impl<const R: usize> Rows<R> {
             .map(|e| e.lambda)
     }
 
+    /// [`Rows::remembered`] of the row with bodies `a`, `b` and `key`.
+    /// Out of line: `push` is inlined into every row builder.
+    #[inline(never)]
     fn remembered_of(&mut self, a: u8, b: u8, key: u16) -> Fx2 {
         if self.prev_len == 0 {
             return self

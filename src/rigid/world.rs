@@ -21,6 +21,7 @@ use super::grab::Grab;
 use super::integrate::{apply_gravity, damp, integrate};
 use super::iso::{IsoRow, ISO_DTCM_ROWS};
 use super::joint::Joint;
+use super::joint_bit;
 use super::joint_gap::close_joint_gaps;
 use super::motor::push_motor_rows_at;
 use super::row::{Rows, DTCM_ROWS, JOINT_KEY, MAX_BODIES};
@@ -311,13 +312,13 @@ impl<const B: usize, const J: usize, const R: usize> World<B, J, R> {
         self.push_joint_rows_of(u32::MAX);
     }
 
-    /// [`World::push_joint_rows`] for the joints whose bit is set in
-    /// `which` (joint `k` is bit `k`; a partly folded figure solves only
-    /// its dynamic joints, [`super::fold`]).
+    /// [`World::push_joint_rows`] for the joints in `which`
+    /// ([`super::joint_bit`]; a partly folded figure solves only its
+    /// dynamic joints, [`super::fold`]).
     pub fn push_joint_rows_of(&mut self, which: u32) {
         let bodies = &self.bodies[..self.n_bodies];
         let joints = &self.joints[..self.n_joints];
-        let chosen = |k: usize| k >= 32 || which & (1 << k) != 0;
+        let chosen = |k: usize| which & joint_bit(k) != 0;
         // Each hinge's angle once, for its motor and its limit.
         let mut angles = [Fx1::ZERO; J];
         for (k, (a, j)) in angles.iter_mut().zip(joints).enumerate() {

@@ -494,7 +494,7 @@ fn publish_live(
     live::set(mb, Live::RowsDropped, sim.rows_dropped() as i32);
     live::set(mb, Live::RainFull, sim.rain.full as i32);
     // The powered ragdoll's level of detail: 0 full, 1 folded, 2 resting,
-    // 3 folded above its legs (-1 in the other scenes).
+    // 3 folded above its ankles (-1 in the other scenes).
     let lod = match sim.rigid {
         scenes::Rigid::Powered if sim.powered.is_partly_folded() => 3,
         scenes::Rigid::Powered => sim.powered.is_folded() as i32 + sim.powered.is_resting() as i32,

@@ -37,7 +37,7 @@ pub fn figures(mb: &mut Mailbox) {
     let mut rows = 0u64;
     // Frames that ended folded (seed 002's level of detail), and their cost.
     let (mut folded, mut folded_cycles) = (0u64, 0u64);
-    // Frames that ended folded above the legs (the partial level).
+    // Frames that ended folded above the ankles (the partial level).
     let (mut partly, mut partly_cycles) = (0u64, 0u64);
     let mut resting = 0i32;
     for f in 0..FRAMES {
