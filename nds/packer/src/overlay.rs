@@ -10,12 +10,19 @@
 //!   pool, and neither it nor every function that calls it (up to one
 //!   that is called through a pointer, or by nothing) calls that
 //!   overlay's loader;
-//! - a branch target in the overlays' range is not the start of a
-//!   function of exactly one overlay (two overlays starting a function at
-//!   the same address would make the rule unverifiable);
+//! - a branch target in the overlays' range is not the start of an
+//!   overlay's function;
 //! - a function inside an overlay branches into another one;
 //! - read-only or initialised data holds the address of an overlay
 //!   function (a function pointer nobody guards).
+//!
+//! Overlays share their run addresses, so two of them can start a
+//! function at the same address, and a branch from main RAM to it names
+//! either. The ROM is linked with `--emit-relocs` (`.cargo/config.toml`):
+//! the relocation of the branch (or literal) says which section the
+//! linker meant, and only that overlay's function counts. Without
+//! relocations every overlay starting a function there counts, so the
+//! caller must be guarded for each.
 //!
 //! Limits: ARM code only (`$a` mapping symbols; the ROM has no Thumb
 //! code). A function that calls the loader counts as guarded wherever in
@@ -25,7 +32,9 @@
 //! Enough for how the ROM uses the loaders: the first thing an engine
 //! step or a test case does.
 
-use object::{Object, ObjectSection, ObjectSymbol, SectionKind};
+use std::collections::HashMap;
+
+use object::{Object, ObjectSection, ObjectSymbol, RelocationTarget, SectionKind};
 
 /// One overlay: its name (after `.itcm_`), run addresses and section.
 struct Overlay {
@@ -192,6 +201,7 @@ impl Graph {
             overlays.iter().map(|o| o.end).max().unwrap_or(0),
         );
         let in_overlays = |t: u32| (lo..hi).contains(&t);
+        let meant = relocation_sections(file);
         // Functions by start address: outside the overlays, unique; in
         // them, one per overlay that starts a function there.
         let mut by_start: Vec<(u32, usize)> = funcs
@@ -290,7 +300,8 @@ impl Graph {
                         }
                         // An overlay function's address counts as a call
                         // (it means nothing while another overlay is in).
-                        for t in resolve(w & !1).unwrap_or_default() {
+                        let targets = resolve(w & !1).unwrap_or_default();
+                        for t in as_meant(&meant, section.index(), addr, funcs, targets) {
                             if home(overlays, &funcs[t]).is_some() {
                                 g.edge(fi, t);
                             } else {
@@ -322,7 +333,11 @@ impl Graph {
                         .copied()
                         .filter(|&t| from.is_some() && home(overlays, &funcs[t]) == from)
                         .collect();
-                    let targets = if own.is_empty() { targets } else { own };
+                    let targets = if own.is_empty() {
+                        as_meant(&meant, section.index(), addr, funcs, targets)
+                    } else {
+                        own
+                    };
                     for t in targets {
                         if let (Some(a), Some(b)) = (from, home(overlays, &funcs[t])) {
                             if a != b {
@@ -360,6 +375,53 @@ impl Graph {
             )),
             None => self.roots[f] = true,
         }
+    }
+}
+
+/// For every relocated word of a section (section, address): the section
+/// its symbol is in, which is the one the linker meant where overlays
+/// share addresses. Empty for an ELF linked without `--emit-relocs`.
+fn relocation_sections(
+    file: &object::File,
+) -> HashMap<(object::SectionIndex, u32), object::SectionIndex> {
+    let mut meant = HashMap::new();
+    for section in file.sections() {
+        for (offset, reloc) in section.relocations() {
+            let RelocationTarget::Symbol(sym) = reloc.target() else {
+                continue;
+            };
+            let Some(home) = file
+                .symbol_by_index(sym)
+                .ok()
+                .and_then(|s| s.section_index())
+            else {
+                continue;
+            };
+            // An executable's relocation offsets are run addresses.
+            meant.insert((section.index(), offset as u32), home);
+        }
+    }
+    meant
+}
+
+/// `targets` (functions starting at one address) narrowed to the section
+/// that the relocation at `addr` of `section` names, if there is one.
+fn as_meant(
+    meant: &HashMap<(object::SectionIndex, u32), object::SectionIndex>,
+    section: object::SectionIndex,
+    addr: u32,
+    funcs: &[Func],
+    targets: Vec<usize>,
+) -> Vec<usize> {
+    if targets.len() < 2 {
+        return targets;
+    }
+    match meant.get(&(section, addr)) {
+        Some(&home) if targets.iter().any(|&t| funcs[t].section == home) => targets
+            .into_iter()
+            .filter(|&t| funcs[t].section == home)
+            .collect(),
+        _ => targets,
     }
 }
 
@@ -401,8 +463,9 @@ fn guarded(
 
 #[cfg(test)]
 mod tests {
-    use super::{branch_target, entries, guarded, Func, Overlay};
+    use super::{as_meant, branch_target, entries, guarded, Func, Overlay};
     use object::SectionIndex;
+    use std::collections::HashMap;
 
     fn func(name: &str, section: usize) -> Func {
         Func {
@@ -467,6 +530,30 @@ mod tests {
         callers[0].push(3);
         let ok = guarded(&funcs, &ov, &callers, &roots, 0, Some(0));
         assert!(ok[2] && ok[3]);
+    }
+
+    #[test]
+    fn a_relocation_names_which_overlay_a_shared_address_means() {
+        // Overlays a (section 2) and b (section 3) both start a function
+        // at the branch's target; main RAM is section 1.
+        let funcs = vec![func("a_fn", 2), func("b_fn", 3)];
+        let (text, at) = (SectionIndex(1), 0x0200_0010);
+        let mut meant = HashMap::new();
+        assert_eq!(
+            as_meant(&meant, text, at, &funcs, vec![0, 1]),
+            vec![0, 1],
+            "without a relocation, both count"
+        );
+        meant.insert((text, at), SectionIndex(3));
+        assert_eq!(as_meant(&meant, text, at, &funcs, vec![0, 1]), vec![1]);
+        // Another word's relocation says nothing of this one.
+        assert_eq!(
+            as_meant(&meant, text, at + 4, &funcs, vec![0, 1]),
+            vec![0, 1]
+        );
+        // A relocation naming neither overlay leaves both.
+        meant.insert((text, at), SectionIndex(1));
+        assert_eq!(as_meant(&meant, text, at, &funcs, vec![0, 1]), vec![0, 1]);
     }
 
     #[test]
