@@ -267,3 +267,80 @@ fn fx_macro_rounds_at_compile_time() {
     assert_eq!(fx!(2.5).to_f64(), 2.5);
     assert_eq!(format!("{:?}", fx!(2.5)), "Fx1(2.5)");
 }
+
+/// `round_shr` against the exact quotient rounded half away from zero
+/// (`i128`): at every shift, at the edges of `i64` (where its add would
+/// overflow and it takes the floor-plus-carry form), at ties and beside
+/// them, and at random.
+#[test]
+fn round_shr_rounds_half_away_from_zero_everywhere() {
+    use dsphys::fx::power::round_shr;
+    let exact = |x: i64, s: u32| -> i64 {
+        let (q, half) = (x as i128, 1i128 << (s - 1));
+        let r = if q >= 0 {
+            (q + half) >> s
+        } else {
+            -((-q + half) >> s)
+        };
+        r as i64
+    };
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut checked = 0u32;
+    for s in 1..=63u32 {
+        let half = 1i64 << (s - 1);
+        let mut xs = vec![
+            0,
+            1,
+            -1,
+            half,
+            -half,
+            i64::MAX,
+            i64::MIN,
+            i64::MIN + 1,
+            i64::MAX - half,
+            i64::MAX - half + 1,
+            i64::MAX - half - 1,
+        ];
+        for k in [-3i64, -2, -1, 1, 2, 3] {
+            // Ties (k 2^s + half) and their neighbours.
+            let tie = k.wrapping_shl(s).wrapping_add(half);
+            xs.extend([tie, tie.wrapping_sub(1), tie.wrapping_add(1)]);
+        }
+        for _ in 0..2000 {
+            let r = next() as i64;
+            xs.extend([r, r >> (next() % 64), r.wrapping_shl(s) | half]);
+        }
+        for x in xs {
+            assert_eq!(round_shr(x, s), exact(x, s), "round_shr({x}, {s})");
+            checked += 1;
+        }
+    }
+    println!("round_shr: {checked} cases equal the exact rounding");
+}
+
+/// The lowerings saturate at both ends and pass through everything that
+/// fits, also just inside and outside `i32` after the shift.
+#[test]
+fn lowering_saturates_exactly_at_the_edges_of_i32() {
+    let fx2 = |raw: i64| Fx2::from_raw(raw).lower().raw();
+    let top = (i32::MAX as i64) << 12;
+    let bottom = (i32::MIN as i64) << 12;
+    assert_eq!(fx2(top), i32::MAX);
+    assert_eq!(fx2(top - 2048), i32::MAX, "rounds up to the top");
+    assert_eq!(fx2(top - 2049), i32::MAX - 1);
+    assert_eq!(fx2(top + 2048), i32::MAX, "saturates");
+    assert_eq!(fx2(i64::MAX), i32::MAX);
+    assert_eq!(fx2(bottom), i32::MIN);
+    assert_eq!(fx2(bottom - 2048), i32::MIN, "a tie below saturates");
+    assert_eq!(fx2(bottom + 2048), i32::MIN, "a tie rounds away from zero");
+    assert_eq!(fx2(bottom + 2049), i32::MIN + 1);
+    assert_eq!(fx2(i64::MIN), i32::MIN);
+    assert_eq!(fx2(-2048), -1);
+    assert_eq!(fx2(2047), 0);
+}
