@@ -31,9 +31,9 @@ use crate::divsqrt::{div_auto, div_i32, sqrt_u64};
 #[inline]
 pub const fn round_shr32(x: i32, s: u32) -> i32 {
     let q = x >> s;
-    let rem = x & ((1i32 << s) - 1);
+    let rem = x & (i32::MAX >> (31 - s));
     let half = 1i32 << (s - 1);
-    q + ((rem + (q >= 0) as i32) > half) as i32
+    q + (rem > half - (q >= 0) as i32) as i32
 }
 
 /// `x / 2^s` rounded to nearest, ties away from zero, for `1 <= s <= 63`.
