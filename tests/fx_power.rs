@@ -284,13 +284,8 @@ fn round_shr_rounds_half_away_from_zero_everywhere() {
         };
         r as i64
     };
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rng = dsphys::xorshift::XorShift32::new(0x9e37_79b9);
+    let mut next = move || (rng.next_u32() as u64) << 32 | rng.next_u32() as u64;
     let mut checked = 0u32;
     for s in 1..=63u32 {
         let half = 1i64 << (s - 1);

@@ -495,16 +495,17 @@ impl<const R: usize> Rows<R> {
         }
     }
 
-    /// A held joint's warm start (bodies and key), for a row the last
-    /// step did not have.
-    fn held_of(&self, a: u8, b: u8, key: u16) -> Option<Fx2> {
+    /// A held joint's warm start (bodies and key), scaled as
+    /// [`Rows::remembered`] scales one, for a row the last step did not
+    /// have; zero when none is held.
+    fn held_of(&self, a: u8, b: u8, key: u16) -> Fx2 {
         if key & JOINT_KEY == 0 {
-            return None;
+            return Fx2::ZERO;
         }
         self.held[..self.held_len]
             .iter()
             .find(|e| e.key == key && e.a == a && e.b == b)
-            .map(|e| e.lambda)
+            .map_or(Fx2::ZERO, |e| self.scaled(e.lambda, key))
     }
 
     /// [`Rows::remembered`] of the row with bodies `a`, `b` and `key`.
@@ -512,9 +513,7 @@ impl<const R: usize> Rows<R> {
     #[inline(never)]
     fn remembered_of(&mut self, a: u8, b: u8, key: u16) -> Fx2 {
         if self.prev_len == 0 {
-            return self
-                .held_of(a, b, key)
-                .map_or(Fx2::ZERO, |l| self.scaled(l, key));
+            return self.held_of(a, b, key);
         }
         // A contact's friction rows follow its normal row, last step as
         // now: the entry after the one the previous row found is checked
@@ -547,9 +546,7 @@ impl<const R: usize> Rows<R> {
         };
         match found {
             Some(p) => self.scaled(p.lambda, key),
-            None => self
-                .held_of(a, b, key)
-                .map_or(Fx2::ZERO, |l| self.scaled(l, key)),
+            None => self.held_of(a, b, key),
         }
     }
 
