@@ -54,8 +54,10 @@ fn relaxed(
 ) -> ([Vec3; 16], [[i32; 3]; 16]) {
     let mut x = [Vec3::ZERO; 16];
     let mut rem = [[0; 3]; 16];
+    let mut m = [Fx1::ZERO; 16];
     x[..p.len()].copy_from_slice(p.positions());
-    c.relax(&mut x, &mut rem, passes);
+    m[..p.len()].copy_from_slice(p.masses());
+    c.relax(&mut x, &mut rem, &m, passes);
     (x, rem)
 }
 

@@ -306,6 +306,22 @@ fn to_q20<const N: usize>(x: &[Vec3; N], rem: &[[i32; 3]; N]) -> [[i32; 3]; N] {
     q
 }
 
+/// `sum m_i q_i` per axis (FX1 raw mass times Q20: Q32 kg m), exact:
+/// a particle's mass is at most 4096 kg (2^24 raw; the asset compiler
+/// refuses more) and a position below 2^29.4, so each term is below
+/// 2^53.4 and 16 of them below 2^57.4. (A separate loop: summed inside
+/// the conversions' loops it cost 134 more instructions a step.)
+#[inline(always)]
+fn moment<const N: usize>(q: &[[i32; 3]; N], masses: &[Fx1; N]) -> [i64; 3] {
+    let mut s = [0i64; 3];
+    for (qi, mi) in q.iter().zip(masses) {
+        for c in 0..3 {
+            s[c] += qi[c] as i64 * mi.raw() as i64;
+        }
+    }
+    s
+}
+
 /// Back from [`to_q20`]: each position rounded to FX1, what rounding
 /// left out (below half a step) to its remainder, with the bits below
 /// Q20 that `to_q20` left there: the remainder is in `[-2048, 2048)`
@@ -440,18 +456,25 @@ impl<const C: usize> Constraints<C> {
     /// Counts into [`Constraints::stats`] only when
     /// [`Constraints::count_stats`] is set (measurements), so that the
     /// default loop carries no counters.
+    ///
+    /// Returns how far the passes moved the mass, `sum m_i dq_i` per axis
+    /// (`masses` FX1 raw times Q20 moves of the position and remainder
+    /// together: Q32 kg m, exact), for the momentum give-back of
+    /// [`Ragdoll::relax`](super::Ragdoll::relax); a saturation at
+    /// [`POSITION_LIMIT`] on the way in is not a move.
     // A per-frame loop: kept out of line so linker.ld can place it in ITCM.
     #[inline(never)]
     pub fn relax<const N: usize>(
         &mut self,
         x: &mut [Vec3; N],
         rem: &mut [[i32; 3]; N],
+        masses: &[Fx1; N],
         iterations: u32,
-    ) {
+    ) -> [i64; 3] {
         if self.count_stats {
-            self.relax_impl::<true, N>(x, rem, iterations);
+            self.relax_impl::<true, N>(x, rem, masses, iterations)
         } else {
-            self.relax_impl::<false, N>(x, rem, iterations);
+            self.relax_impl::<false, N>(x, rem, masses, iterations)
         }
     }
 
@@ -460,10 +483,12 @@ impl<const C: usize> Constraints<C> {
         &mut self,
         x: &mut [Vec3; N],
         rem: &mut [[i32; 3]; N],
+        masses: &[Fx1; N],
         iterations: u32,
-    ) {
+    ) -> [i64; 3] {
         let links = &self.links[..self.len];
         let (mut approx, mut exact) = (0u32, 0u32);
+        let mut moved = [0i64; 3];
         // At most this many passes between conversions: each pass moves a
         // particle by at most 1.3 m a link by the approximation (and keeps
         // the exact path's results within POSITION_LIMIT), so the
@@ -474,6 +499,7 @@ impl<const C: usize> Constraints<C> {
             let passes = left.min(chunk);
             left -= passes;
             let mut q = to_q20(x, rem);
+            let before = moment(&q, masses);
             for _ in 0..passes {
                 for l in links {
                     let kind = l.project(&mut q);
@@ -486,6 +512,10 @@ impl<const C: usize> Constraints<C> {
                     }
                 }
             }
+            let after = moment(&q, masses);
+            for c in 0..3 {
+                moved[c] += after[c] - before[c];
+            }
             from_q20(&q, x, rem);
         }
         if COUNT {
@@ -494,5 +524,6 @@ impl<const C: usize> Constraints<C> {
             st.approx = st.approx.wrapping_add(approx);
             st.exact = st.exact.wrapping_add(exact);
         }
+        moved
     }
 }

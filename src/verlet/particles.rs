@@ -350,12 +350,13 @@ impl<const N: usize> Particles<N> {
         self.rem = [[0; 3]; N];
     }
 
-    /// The whole arrays of current positions and rounding remainders, for
-    /// the constraint solver (its links name particles below the count;
-    /// the fixed size lets it index without bounds checks).
+    /// The whole arrays of current positions, rounding remainders and
+    /// masses (zero beyond the count), for the constraint solver (its
+    /// links name particles below the count; the fixed size lets it index
+    /// without bounds checks).
     #[inline]
-    pub(crate) fn solver_state(&mut self) -> (&mut [Vec3; N], &mut [[i32; 3]; N]) {
-        (&mut self.cur, &mut self.rem)
+    pub(crate) fn solver_state(&mut self) -> (&mut [Vec3; N], &mut [[i32; 3]; N], &[Fx1; N]) {
+        (&mut self.cur, &mut self.rem, &self.mass)
     }
 
     /// Rounding remainders, for the state hash.

@@ -30,12 +30,9 @@ pub struct Ragdoll<const N: usize = 16, const C: usize = 40> {
     /// changes (see [`Ragdoll::relax`]); on by default.
     pub conserve_momentum: bool,
     total_mass: Fx1,
-    /// `total_mass / 2` in FX2 (kg x half an FX1 step): the drift at which
-    /// a one-step shift pays.
-    half_step_mass: Fx2,
-    /// Momentum (as `sum m x`, kg m) the solver has added and not yet
-    /// given back.
-    drift: Vec3<Fx2>,
+    /// Momentum (as `sum m x`, Q32 kg m: FX1 raw mass times Q20 metres)
+    /// the solver has added and not yet given back.
+    drift: [i64; 3],
     /// Some particle is pinned (then momentum is not conserved anyway).
     any_pinned: bool,
     /// Frames in a row that the ragdoll touched the world and no particle
@@ -87,8 +84,7 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
         constraints: Constraints::new(),
         conserve_momentum: true,
         total_mass: Fx1::ZERO,
-        half_step_mass: Fx2::ZERO,
-        drift: Vec3::new(Fx2::ZERO, Fx2::ZERO, Fx2::ZERO),
+        drift: [0; 3],
         any_pinned: false,
         still_frames: 0,
         shoving: true,
@@ -147,8 +143,6 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
         }
         self.any_pinned = self.particles.inv_masses().contains(&Fx1::ZERO);
         self.total_mass = total_mass;
-        // M kg x 2^-13 m, in FX2 raw (2^-24): M raw (2^-12 kg) / 2.
-        self.half_step_mass = Fx2::from_raw(total_mass.raw() as i64 / 2);
     }
 
     /// One frame without a world: [`Ragdoll::step_with`] with an empty
@@ -403,67 +397,48 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
     /// `iterations` relaxation passes over all constraints.
     ///
     /// Each projection conserves momentum exactly only before rounding: a
-    /// correction split between two particles is rounded to 1/4096 m, and
+    /// correction split between two particles is rounded to 2^-20 m, and
     /// in Verlet a position error is a velocity error, so a tumbling
     /// ragdoll in free space would random-walk its centre-of-mass velocity
-    /// (measured: 0.5 m/s after 1000 frames, doubling its energy). With
-    /// [`Ragdoll::conserve_momentum`] (and nothing pinned), `sum m x` is
-    /// taken before and after the passes, the difference is accumulated,
-    /// and once it reaches half an FX1 step of the whole mass, every
-    /// particle is shifted back by whole steps (the remainder is kept).
-    /// Cost: two weighted sums over the particles, about 4 us on the DS.
+    /// (measured when corrections were rounded to FX1: 0.5 m/s after 1000
+    /// frames, doubling its energy). With [`Ragdoll::conserve_momentum`]
+    /// (and nothing pinned), the passes report how far they moved the
+    /// mass (`sum m dx`, exact), the difference is accumulated, and once
+    /// it reaches half an FX1 step of the whole mass, every particle is
+    /// shifted back by whole steps (the remainder is kept). The solver
+    /// sums it as it converts the positions in and out (about 200
+    /// instructions); two weighted sums of the positions before and after
+    /// cost about 1,500 (`make insn-count`).
     pub fn relax(&mut self, iterations: u8) {
         if iterations == 0 {
             return;
         }
         let fix = self.conserve_momentum && !self.any_pinned;
-        let before = if fix { self.mass_moment() } else { self.drift };
-        let (x, rem) = self.particles.solver_state();
-        self.constraints.relax(x, rem, iterations as u32);
+        let (x, rem, masses) = self.particles.solver_state();
+        let moved = self.constraints.relax(x, rem, masses, iterations as u32);
         if fix {
-            self.drift += self.mass_moment() - before;
+            for (d, m) in self.drift.iter_mut().zip(moved) {
+                *d += m;
+            }
             self.give_back_drift();
         }
     }
 
-    /// `sum m_i (x_i + r_i)` (kg m), with `r_i` the particle's rounding
-    /// remainder: the constraints move a particle by a rounded step and
-    /// put what rounding left out into its remainder, so the remainders
-    /// are part of where the particles are headed (exact in FX2 but for
-    /// the remainders' rounding to it, below 2^-24 kg m a particle).
-    #[inline]
-    fn mass_moment(&self) -> Vec3<Fx2> {
-        let x = self.particles.positions();
-        let m = self.particles.masses();
-        let mut ahead = [0i64; 3];
-        for (r, &mi) in self.particles.remainders().iter().zip(m) {
-            for (sum, &rc) in ahead.iter_mut().zip(r) {
-                // FX2 raw * FX1 raw = Q36, to Q24.
-                *sum += (rc as i64 * mi.raw() as i64 + (1 << 11)) >> 12;
-            }
-        }
-        self.mass_weighted(|i| x[i]) + Vec3::from_array(ahead.map(Fx2::from_raw))
-    }
-
-    /// Shifts every particle back by whole FX1 steps of accumulated drift.
+    /// Shifts every particle back by whole FX1 steps of accumulated drift
+    /// (Q32 kg m: one FX1 step of the whole mass is `M raw << 8`).
     fn give_back_drift(&mut self) {
+        let step = (self.total_mass.raw() as i64) << 8;
+        let half = step >> 1;
         let mut shift = [0i32; 3];
-        let mut d = self.drift.to_array();
-        for c in 0..3 {
-            if d[c].abs() >= self.half_step_mass {
-                // FX2 / FX1 -> FX1, rounded to nearest.
-                let half = if d[c] < Fx2::ZERO {
-                    -self.half_step_mass
-                } else {
-                    self.half_step_mass
-                };
-                let q: Fx1 = (d[c] + half) / self.total_mass;
-                shift[c] = q.raw();
-                d[c] -= q * self.total_mass;
+        for (s, d) in shift.iter_mut().zip(self.drift.iter_mut()) {
+            if d.abs() >= half && step > 0 {
+                // Rounded to nearest, half away from zero.
+                let q = (*d + if *d < 0 { -half } else { half }) / step;
+                *s = q as i32;
+                *d -= q * step;
             }
         }
         if shift != [0; 3] {
-            self.drift = Vec3::from_array(d);
             self.particles
                 .shift_positions(-Vec3::from_raw(shift[0], shift[1], shift[2]));
         }
@@ -500,7 +475,7 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
     fn masses_changed(&mut self) {
         self.constraints.refresh(self.particles.inv_masses());
         self.any_pinned = self.particles.inv_masses().contains(&Fx1::ZERO);
-        self.drift = Vec3::new(Fx2::ZERO, Fx2::ZERO, Fx2::ZERO);
+        self.drift = [0; 3];
     }
 
     /// Moves a pinned particle (see [`Particles::move_pinned`]).
