@@ -343,6 +343,46 @@ fn round_shr_rounds_half_away_from_zero_everywhere() {
     }
 }
 
+/// The word-wise lowering `round_shr_fits32` (shifts 1-31) gives
+/// `round_shr`'s result wherever that fits an `i32`: at ties, their
+/// neighbours, the edges and at random.
+#[test]
+fn word_wise_lowerings_equal_round_shr() {
+    use dsphys::fx::power::{round_shr, round_shr_fits32};
+    let mut rng = dsphys::xorshift::XorShift32::new(0x2545_f491);
+    let mut next = move || (rng.next_u32() as u64) << 32 | rng.next_u32() as u64;
+    let mut checked = 0u32;
+    for s in 1..=31u32 {
+        let half = 1i64 << (s - 1);
+        let mut xs = vec![0, 1, -1, half, -half, i64::MAX, i64::MIN, i64::MIN + 1];
+        for k in [-3i64, -2, -1, 1, 2, 3, i32::MAX as i64, i32::MIN as i64] {
+            let tie = k.wrapping_shl(s).wrapping_add(half);
+            xs.extend([tie, tie.wrapping_sub(1), tie.wrapping_add(1)]);
+            xs.extend([k.wrapping_shl(s), k.wrapping_shl(s).wrapping_sub(1)]);
+        }
+        for _ in 0..3000 {
+            // Quotients across all of i32 with random low bits, ties among
+            // them, and random words (mostly out of range, skipped).
+            let (r, q) = (next() as i64, next() as i32 as i64);
+            let low = r & ((1i64 << s) - 1);
+            xs.extend([q << s | low, q << s | half, r, r >> (next() % 64)]);
+        }
+        for x in xs {
+            let want = round_shr(x, s);
+            if want == want as i32 as i64 {
+                assert_eq!(
+                    round_shr_fits32(x, s) as i64,
+                    want,
+                    "round_shr_fits32({x}, {s})"
+                );
+                checked += 1;
+            }
+        }
+    }
+    println!("{checked} word-wise lowerings equal round_shr");
+    assert!(checked > 100_000);
+}
+
 /// The lowerings saturate at both ends and pass through everything that
 /// fits, also just inside and outside `i32` after the shift.
 #[test]

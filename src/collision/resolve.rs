@@ -218,7 +218,7 @@ where
             (start, start)
         } else {
             (
-                contact.hit.center + (nrm * SKIN).lower(),
+                contact.hit.center + (nrm * SKIN).map(Fx2::lower_in_range), // unit times 4 raw
                 contact.hit.center,
             ) // FX1
         };
@@ -287,14 +287,15 @@ fn consider<S>(
 
 /// Coulomb friction as a scale for the tangential part of `vel` at a
 /// surface with unit normal `nrm`: `1 - mu |v_n| / |v_t|`, clamped to
-/// `[0, 1]`; 1 when `vel` does not move into the surface.
+/// `[0, 1]`; 1 when `vel` does not move into the surface. `vel` is a
+/// motion of the step, so within `MAX_STEP` per axis (see [`tangential`]).
 #[inline]
 fn friction_scale(vel: Vec3, nrm: Vec3, mu: Fx1) -> Fx1 {
     let vn = vel.dot(nrm); // FX2: normal speed, negative into the surface
     if vn >= Fx2::ZERO || mu <= Fx1::ZERO {
         return Fx1::ONE;
     }
-    let vt = vel - (nrm * vn).map(Fx3::lower_to_fx1); // FX1 (FX1·FX2 = FX3 lowered): tangential part
+    let vt = tangential(vel, nrm, vn); // FX1: tangential part
     let vt2 = vt.dot(vt); // FX2: |v_t|^2
     let budget = (mu * -vn).lower_to_fx1(); // FX1 (FX3 lowered): speed friction can take away
     if vt2 <= budget * budget {
@@ -304,18 +305,30 @@ fn friction_scale(vel: Vec3, nrm: Vec3, mu: Fx1) -> Fx1 {
     Fx1::ONE - budget.div_fx1(len) // FX1
 }
 
+/// `x - nrm (x · nrm)`, FX1, for `xn = x · nrm` (FX2), `x` within
+/// `MAX_STEP` per axis (every motion and velocity of a step is clamped
+/// to it, and a response only shortens them) and `nrm` unit: `|xn| <=
+/// |x| < 2^14.8` raw FX1 times 2^12, so each FX3 product is below 2^38.8
+/// and lowers in range.
+#[inline]
+fn tangential(x: Vec3, nrm: Vec3, xn: Fx2) -> Vec3 {
+    x - (nrm * xn).map(Fx3::lower_to_fx1_in_range) // FX1 (FX1·FX2 = FX3 lowered)
+}
+
 /// `x` with its into-surface part removed and its tangential part scaled
-/// by `k`; unchanged when `x` does not move into the surface.
+/// by `k`; unchanged when `x` does not move into the surface. `x` is
+/// within `MAX_STEP` per axis and `0 <= k <= 1`.
 #[inline]
 fn respond(x: Vec3, nrm: Vec3, k: Fx1) -> Vec3 {
     let xn = x.dot(nrm); // FX2
     if xn >= Fx2::ZERO {
         return x;
     }
-    let xt = x - (nrm * xn).map(Fx3::lower_to_fx1); // FX1: tangential part
+    let xt = tangential(x, nrm, xn); // FX1: tangential part
     if k == Fx1::ONE {
         xt
     } else {
-        (xt * k).lower() // FX1 (FX2 lowered)
+        // FX1 (FX2 lowered): |xt| <= |x| + 3 raw, times k <= 2^12.
+        (xt * k).map(Fx2::lower_in_range)
     }
 }

@@ -131,10 +131,19 @@ fn coarse(t: Fx2) -> Fx1 {
     Fx1::from_raw((t.raw() >> 12) as i32)
 }
 
-/// `p0 + v t` rounded to FX1 (FX1·FX2 = FX3, lowered once).
+/// `p0 + v t` rounded to FX1 (FX1·FX2 = FX3, lowered once; `|v|` within
+/// `MAX_STEP`, 2^13 raw, per axis and `t` at most 2^24 raw: each product
+/// is below 2^37, in range).
 #[inline]
 fn at(p0: Vec3, v: Vec3, t: Fx2) -> Vec3 {
-    p0 + (v * t).map(Fx3::lower_to_fx1)
+    p0 + (v * t).map(Fx3::lower_to_fx1_in_range)
+}
+
+/// `n r`, FX1 (FX2·FX1 = FX3 lowered; a unit `n`, 2^24 raw, times `r` at
+/// most `MAX_RADIUS`, 2^12 raw: below 2^36, in range).
+#[inline]
+fn normal_times(n: Vec3<Fx2>, r: Fx1) -> Vec3 {
+    (n * r).map(Fx3::lower_to_fx1_in_range)
 }
 
 /// The unit FX1 vector along an integer vector of any power.
@@ -188,7 +197,7 @@ pub fn sweep_sphere_triangle(tri: &Triangle, p0: Vec3, p1: Vec3, r: Fx1) -> Opti
         // Touches the plane at t = (s0 - r) / (s0 - s1).
         let t = fraction(s0 - r3, -sv); // FX2
         let c = at(p0, v, t); // FX1: centre at t
-        let nr = (n * r).map(Fx3::lower_to_fx1); // FX1 (FX3 lowered): n r
+        let nr = normal_times(n, r); // FX1 (FX3 lowered): n r
         let q = c - nr; // FX1: the touching point on the plane
 
         // A touching point within a raw step or two outside an edge counts
@@ -232,8 +241,8 @@ pub fn sweep_sphere_triangle(tri: &Triangle, p0: Vec3, p1: Vec3, r: Fx1) -> Opti
     };
     match tri.locate(q, tol, Some(far), reach) {
         Place::Inside => {
-            let depth = (r3 - s0).lower_to_fx1(); // FX1 (FX3 lowered): r - s0
-            let nr = (n * r).map(Fx3::lower_to_fx1); // FX1
+            let depth = (r3 - s0).lower_to_fx1_in_range(); // FX1 (FX3 lowered): r - s0 <= 2 r
+            let nr = normal_times(n, r); // FX1
             Some(hit(Fx2::ZERO, q + nr, tri.normal(), depth, Feature::Face))
         }
         Place::Far => None,

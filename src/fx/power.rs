@@ -33,7 +33,10 @@ pub const fn round_shr32(x: i32, s: u32) -> i32 {
     let q = x >> s;
     let rem = x & (i32::MAX >> (31 - s));
     let half = 1i32 << (s - 1);
-    q + (rem > half - (q >= 0) as i32) as i32
+    // `rem - 1` for a negative quotient: never overflows (`rem >= 0`),
+    // and the threshold stays `half`, which an ARM immediate encodes
+    // (`half - 1` does not: 4096 - 1 cost every lowering an instruction).
+    q + (rem - (q < 0) as i32 >= half) as i32
 }
 
 /// `x / 2^s` rounded to nearest, ties away from zero, for `1 <= s <= 63`.
@@ -48,8 +51,25 @@ pub const fn round_shr(x: i64, s: u32) -> i64 {
     let half = 1i64 << (s - 1);
     // Above half rounds up; exactly half rounds away from zero, i.e. up
     // when the value `q + 0.5` is positive. (Written `rem + 1 > half`,
-    // this overflowed for `rem` near `i64::MAX` at `s` = 63.)
-    q + (rem > half - (q >= 0) as i64) as i64
+    // this overflowed for `rem` near `i64::MAX` at `s` = 63; `rem - 1`
+    // cannot, since `rem >= 0`.)
+    q + (rem - (q < 0) as i64 >= half) as i64
+}
+
+/// [`round_shr`] of an `x` whose rounded result fits an `i32` (the
+/// caller's written bound), for `1 <= s <= 31`: the same result from the
+/// low word and one shifted high word, with no 64-bit add and no
+/// saturation. (At the bottom edge the floor can be `i32::MIN - 1` and
+/// the result `i32::MIN`: the low word wraps and so does the add.)
+#[inline]
+pub const fn round_shr_fits32(x: i64, s: u32) -> i32 {
+    let lo = x as u32;
+    // The low word of `x >> s`, which is all of it when it fits.
+    let q = ((lo >> s) | (((x >> 32) as u32) << (32 - s))) as i32;
+    // Below 2^31, so an `i32` (see `round_shr32`).
+    let rem = (lo & (u32::MAX >> (32 - s))) as i32;
+    let half = 1i32 << (s - 1);
+    q.wrapping_add((rem - (q < 0) as i32 >= half) as i32)
 }
 
 /// Clamps an `i64` into `i32`. One compare when it fits (the high word
@@ -480,6 +500,19 @@ impl Fx2 {
         self.lower()
     }
 
+    /// [`Fx2::lower`] of a value the caller has bounded to the FX1 range
+    /// (`|raw| < 2^43 - 2^11`; checked in debug builds): the same result,
+    /// cheaper ([`round_shr_fits32`]).
+    #[inline]
+    pub fn lower_in_range(self) -> Fx1 {
+        let r = round_shr_fits32(self.raw(), 12);
+        debug_assert!(
+            r == saturate_i32(round_shr(self.raw(), 12)),
+            "lower_in_range: out of range"
+        );
+        Fx1::from_raw(r)
+    }
+
     /// `floor(sqrt(self))` as FX1, exact to the floor, via `sqrt_u64`.
     /// Negative gives zero; above `2^31 - 1` raw it saturates.
     #[inline]
@@ -505,6 +538,28 @@ impl Fx4 {
     }
 }
 
+impl Fx3 {
+    /// Straight to FX1 with a single rounding (nearest, ties away from
+    /// zero); **saturates** outside the FX1 range.
+    #[inline]
+    pub fn lower_to_fx1(self) -> Fx1 {
+        Fx1::from_raw(saturate_i32(round_shr(self.raw(), 24)))
+    }
+
+    /// [`Fx3::lower_to_fx1`] of a value the caller has bounded to the FX1
+    /// range (`|raw| < 2^55 - 2^23`; checked in debug builds): the same
+    /// result, cheaper ([`round_shr_fits32`]).
+    #[inline]
+    pub fn lower_to_fx1_in_range(self) -> Fx1 {
+        let r = round_shr_fits32(self.raw(), 24);
+        debug_assert!(
+            r == saturate_i32(round_shr(self.raw(), 24)),
+            "lower_to_fx1_in_range: out of range"
+        );
+        Fx1::from_raw(r)
+    }
+}
+
 macro_rules! lower_to_fx1 {
     ($($Name:ident, $shift:expr;)*) => {$(
         impl $Name {
@@ -519,7 +574,6 @@ macro_rules! lower_to_fx1 {
 }
 
 lower_to_fx1! {
-    Fx3, 24;
     Fx4, 36;
     Fx5, 48;
 }
