@@ -87,9 +87,15 @@ fn clamped_motion(prev: Vec3, cur: Vec3) -> Vec3 {
 /// One tree query for that box (the broad phase) serves every sweep.
 #[inline]
 pub fn reach_box(prev: Vec3, cur: Vec3, radius: Fx1) -> (Vec3, Vec3) {
-    let [vx, vy, vz] = clamped_motion(prev, cur).raw();
-    let reach =
-        radius.raw() + vx.abs() + vy.abs() + vz.abs() + (MAX_CONTACTS as i32 + 2) * SKIN.raw() + 4;
+    // The clamped motion's L1 norm: `|clamp(v, -lim, lim)|` is
+    // `min(|v|, lim)`, a compare fewer per axis.
+    let lim = MAX_STEP.raw() as u32;
+    let step: u32 = (cur - prev)
+        .raw()
+        .iter()
+        .map(|v| v.unsigned_abs().min(lim))
+        .sum();
+    let reach = radius.raw() + step as i32 + (MAX_CONTACTS as i32 + 2) * SKIN.raw() + 4;
     let reach = Vec3::from_raw(reach, reach, reach);
     (prev - reach, prev + reach)
 }
