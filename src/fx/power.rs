@@ -505,12 +505,7 @@ impl Fx2 {
     /// cheaper ([`round_shr_fits32`]).
     #[inline]
     pub fn lower_in_range(self) -> Fx1 {
-        let r = round_shr_fits32(self.raw(), 12);
-        debug_assert!(
-            r == saturate_i32(round_shr(self.raw(), 12)),
-            "lower_in_range: out of range"
-        );
-        Fx1::from_raw(r)
+        lower_fits32(self.raw(), 12)
     }
 
     /// `floor(sqrt(self))` as FX1, exact to the floor, via `sqrt_u64`.
@@ -551,13 +546,21 @@ impl Fx3 {
     /// result, cheaper ([`round_shr_fits32`]).
     #[inline]
     pub fn lower_to_fx1_in_range(self) -> Fx1 {
-        let r = round_shr_fits32(self.raw(), 24);
-        debug_assert!(
-            r == saturate_i32(round_shr(self.raw(), 24)),
-            "lower_to_fx1_in_range: out of range"
-        );
-        Fx1::from_raw(r)
+        lower_fits32(self.raw(), 24)
     }
+}
+
+/// The in-range lowerings: [`round_shr_fits32`], which debug builds check
+/// against the saturating lowering (a bound that does not hold fails
+/// there, not silently in release).
+#[inline]
+fn lower_fits32(raw: i64, s: u32) -> Fx1 {
+    let r = round_shr_fits32(raw, s);
+    debug_assert!(
+        r == saturate_i32(round_shr(raw, s)),
+        "an in-range lowering out of range"
+    );
+    Fx1::from_raw(r)
 }
 
 macro_rules! lower_to_fx1 {
