@@ -332,7 +332,7 @@ fn round_shr_rounds_half_away_from_zero_everywhere() {
                 half - 1,
                 -half - 1,
             ] {
-                let wide = dsphys::fx::power::round_shr(x as i64, s);
+                let wide = round_shr(x as i64, s);
                 assert_eq!(
                     dsphys::fx::power::round_shr32(x, s) as i64,
                     wide,
