@@ -13,7 +13,7 @@ use crate::divsqrt::{div_i64, sqrt_u64};
 use crate::fx::{Fx1, Fx2, Vec3};
 
 use super::resolve::resolve_with;
-use super::sweep::{Contact, Feature, Hit};
+use super::sweep::{Contact, Feature, Hit, Sweep};
 use super::tree::CollisionWorld;
 use super::triangle::Triangle;
 
@@ -254,7 +254,7 @@ pub fn collide_particle_naive_path(
         cur,
         radius,
         friction,
-        sweep_sphere_triangle_naive,
+        |t: &Triangle, s: &Sweep| sweep_sphere_triangle_naive(t, s.p0, s.p1, s.r),
         path,
     )
 }

@@ -21,7 +21,7 @@ use crate::fx::{Fx1, Fx3, Vec3};
 
 use super::naive::sweep_sphere_triangle_naive;
 use super::resolve::resolve_with;
-use super::sweep::sweep_sphere_triangle;
+use super::sweep::{sweep_triangle, Sweep};
 use super::tree::{CollisionWorld, KdNode};
 use super::triangle::Triangle;
 use super::wide::{cross, dot, normal, sub, wide};
@@ -221,7 +221,7 @@ fn tunnels(world: &CollisionWorld, mut prev: Vec3, mut cur: Vec3, naive: bool) -
             &mut cur,
             HAND_RADIUS,
             Fx1::ZERO,
-            sweep_sphere_triangle_naive,
+            |t: &Triangle, s: &Sweep| sweep_sphere_triangle_naive(t, s.p0, s.p1, s.r),
             sink,
         );
     } else {
@@ -231,7 +231,7 @@ fn tunnels(world: &CollisionWorld, mut prev: Vec3, mut cur: Vec3, naive: bool) -
             &mut cur,
             HAND_RADIUS,
             Fx1::ZERO,
-            sweep_sphere_triangle,
+            sweep_triangle,
             sink,
         );
     }

@@ -11,7 +11,7 @@
 
 use crate::fx::{Fx1, Fx2, Fx3, Vec3};
 
-use super::sweep::{sweep_sphere_triangle, Contact, Hit};
+use super::sweep::{sweep_triangle, Contact, Hit, Sweep};
 use super::tree::CollisionWorld;
 use super::triangle::Triangle;
 use super::{MAX_CONTACTS, MAX_STEP, SKIN};
@@ -37,15 +37,7 @@ pub fn collide_particle(
     radius: Fx1,
     friction: Fx1,
 ) -> Option<Contact> {
-    resolve_with(
-        world,
-        prev,
-        cur,
-        radius,
-        friction,
-        sweep_sphere_triangle,
-        |_| {},
-    )
+    resolve_with(world, prev, cur, radius, friction, sweep_triangle, |_| {})
 }
 
 /// [`collide_particle`], also giving `path` every position the centre
@@ -59,15 +51,7 @@ pub fn collide_particle_path(
     friction: Fx1,
     path: impl FnMut(Vec3),
 ) -> Option<Contact> {
-    resolve_with(
-        world,
-        prev,
-        cur,
-        radius,
-        friction,
-        sweep_sphere_triangle,
-        path,
-    )
+    resolve_with(world, prev, cur, radius, friction, sweep_triangle, path)
 }
 
 /// Candidate triangles gathered once per particle (more fall back to a
@@ -136,7 +120,7 @@ pub(crate) fn resolve_with<S, P>(
     path: P,
 ) -> Option<Contact>
 where
-    S: Fn(&Triangle, Vec3, Vec3, Fx1) -> Option<Hit>,
+    S: Fn(&Triangle, &Sweep) -> Option<Hit>,
     P: FnMut(Vec3),
 {
     let mut cand = [0u16; CANDIDATES];
@@ -165,7 +149,7 @@ pub fn collide_particle_among(
         cur,
         radius,
         friction,
-        sweep_sphere_triangle,
+        sweep_triangle,
         |_| {},
     )
 }
@@ -183,7 +167,7 @@ fn resolve_among<S, P>(
     mut path: P,
 ) -> Option<Contact>
 where
-    S: Fn(&Triangle, Vec3, Vec3, Fx1) -> Option<Hit>,
+    S: Fn(&Triangle, &Sweep) -> Option<Hit>,
     P: FnMut(Vec3),
 {
     let start0 = *prev;
@@ -195,14 +179,17 @@ where
     path(start);
     let mut first = None;
     for round in 0..=MAX_CONTACTS {
+        let sweep = Sweep {
+            p0: start,
+            p1: end,
+            r: radius,
+        };
         let hit = if let Some(cand) = cand {
-            first_hit(world, cand, start, end, radius, &narrow)
+            first_hit(world, cand, &sweep, &narrow)
         } else {
             let (lo, hi) = CollisionWorld::swept_box(start, end, radius);
             let mut best: Option<Contact> = None;
-            world.for_each_in_box(lo, hi, |ix| {
-                consider(world, ix, start, end, radius, &narrow, &mut best)
-            });
+            world.for_each_in_box(lo, hi, |ix| consider(world, ix, &sweep, &narrow, &mut best));
             best
         };
         let Some(contact) = hit else { break };
@@ -218,8 +205,8 @@ where
         // the contact, a skin off, and the rest of the motion is. (Moving
         // a resting particle to the contact and then a skin out along the
         // normal would creep it down every slope.)
-        let before = (contact.hit.center - start).dot(nrm); // FX2: normal motion before contact
-        let resting = contact.hit.depth == Fx1::ZERO && before >= -(SKIN * 2).raise();
+        let before = dot_normal(contact.hit.center - start, nrm); // FX2 raw: normal motion before contact
+        let resting = contact.hit.depth == Fx1::ZERO && before >= -(SKIN * 2).raise().raw() as i32;
         let (at, from) = if resting {
             (start, start)
         } else {
@@ -249,23 +236,16 @@ where
 }
 
 #[inline]
-fn first_hit<S>(
-    world: &CollisionWorld,
-    cand: &[u16],
-    start: Vec3,
-    end: Vec3,
-    r: Fx1,
-    narrow: &S,
-) -> Option<Contact>
+fn first_hit<S>(world: &CollisionWorld, cand: &[u16], sweep: &Sweep, narrow: &S) -> Option<Contact>
 where
-    S: Fn(&Triangle, Vec3, Vec3, Fx1) -> Option<Hit>,
+    S: Fn(&Triangle, &Sweep) -> Option<Hit>,
 {
-    let (lo, hi) = CollisionWorld::swept_box(start, end, r);
+    let (lo, hi) = CollisionWorld::swept_box(sweep.p0, sweep.p1, sweep.r);
     let (lo, hi) = (lo.raw(), hi.raw());
     let mut best: Option<Contact> = None;
     for &ix in cand {
         if world.tris[ix as usize].overlaps_box(&lo, &hi) {
-            consider(world, ix as u32, start, end, r, narrow, &mut best);
+            consider(world, ix as u32, sweep, narrow, &mut best);
         }
     }
     best
@@ -275,20 +255,32 @@ where
 fn consider<S>(
     world: &CollisionWorld,
     ix: u32,
-    start: Vec3,
-    end: Vec3,
-    r: Fx1,
+    sweep: &Sweep,
     narrow: &S,
     best: &mut Option<Contact>,
 ) where
-    S: Fn(&Triangle, Vec3, Vec3, Fx1) -> Option<Hit>,
+    S: Fn(&Triangle, &Sweep) -> Option<Hit>,
 {
-    if let Some(hit) = narrow(&world.tris[ix as usize], start, end, r) {
+    if let Some(hit) = narrow(&world.tris[ix as usize], sweep) {
         let c = Contact { tri: ix, hit };
         if best.is_none_or(|b| c.before(&b)) {
             *best = Some(c);
         }
     }
+}
+
+/// `a · n` (FX2 raw) in 32 bits, exact: `n` is a unit FX1 normal
+/// (`|n_k| <= 2^12`) and `a` a motion of the step or an offset of the
+/// contact from the sweep's start, within `2^15` per axis (`MAX_STEP`
+/// is 2^13, `MAX_RADIUS` 2^12), so each product is below 2^27 and the
+/// sum below 2^28.6. Two multiply-accumulates instead of three 64-bit
+/// ones and a 64-bit compare per use.
+#[inline]
+fn dot_normal(a: Vec3, n: Vec3) -> i32 {
+    let (a, n) = (a.raw(), n.raw());
+    debug_assert!(a.iter().all(|c| c.unsigned_abs() < 1 << 15));
+    debug_assert!(n.iter().all(|c| c.unsigned_abs() <= 1 << 12));
+    a[0] * n[0] + a[1] * n[1] + a[2] * n[2]
 }
 
 /// Coulomb friction as a scale for the tangential part of `vel` at a
@@ -297,27 +289,30 @@ fn consider<S>(
 /// motion of the step, so within `MAX_STEP` per axis (see [`tangential`]).
 #[inline]
 fn friction_scale(vel: Vec3, nrm: Vec3, mu: Fx1) -> Fx1 {
-    let vn = vel.dot(nrm); // FX2: normal speed, negative into the surface
-    if vn >= Fx2::ZERO || mu <= Fx1::ZERO {
+    let vn = dot_normal(vel, nrm); // FX2 raw: normal speed, negative into the surface
+    if vn >= 0 || mu <= Fx1::ZERO {
         return Fx1::ONE;
     }
     let vt = tangential(vel, nrm, vn); // FX1: tangential part
-    let vt2 = vt.dot(vt); // FX2: |v_t|^2
-    let budget = (mu * -vn).lower_to_fx1(); // FX1 (FX3 lowered): speed friction can take away
-    if vt2 <= budget * budget {
+                                       // FX2 raw: |v_t|^2, within |vel| + 3 raw per axis: below 2^28, exact.
+    let [x, y, z] = vt.raw();
+    let vt2 = x * x + y * y + z * z;
+    let budget = (mu * -Fx2::from_raw(vn as i64)).lower_to_fx1(); // FX1 (FX3 lowered): speed friction can take away
+    if Fx2::from_raw(vt2 as i64) <= budget * budget {
         return Fx1::ZERO; // FX2 <= FX2: sticks
     }
-    let len = vt2.sqrt(); // FX1: |v_t| > budget >= 0
+    let len = Fx2::from_raw(vt2 as i64).sqrt(); // FX1: |v_t| > budget >= 0
     Fx1::ONE - budget.div_fx1(len) // FX1
 }
 
-/// `x - nrm (x · nrm)`, FX1, for `xn = x · nrm` (FX2), `x` within
+/// `x - nrm (x · nrm)`, FX1, for `xn = x · nrm` (FX2 raw), `x` within
 /// `MAX_STEP` per axis (every motion and velocity of a step is clamped
 /// to it, and a response only shortens them) and `nrm` unit: `|xn| <=
 /// |x| < 2^14.8` raw FX1 times 2^12, so each FX3 product is below 2^38.8
 /// and lowers in range.
 #[inline]
-fn tangential(x: Vec3, nrm: Vec3, xn: Fx2) -> Vec3 {
+fn tangential(x: Vec3, nrm: Vec3, xn: i32) -> Vec3 {
+    let xn = Fx2::from_raw(xn as i64);
     x - (nrm * xn).map(Fx3::lower_to_fx1_in_range) // FX1 (FX1·FX2 = FX3 lowered)
 }
 
@@ -326,8 +321,8 @@ fn tangential(x: Vec3, nrm: Vec3, xn: Fx2) -> Vec3 {
 /// within `MAX_STEP` per axis and `0 <= k <= 1`.
 #[inline]
 fn respond(x: Vec3, nrm: Vec3, k: Fx1) -> Vec3 {
-    let xn = x.dot(nrm); // FX2
-    if xn >= Fx2::ZERO {
+    let xn = dot_normal(x, nrm); // FX2 raw
+    if xn >= 0 {
         return x;
     }
     let xt = tangential(x, nrm, xn); // FX1: tangential part

@@ -179,7 +179,27 @@ fn hit(t: Fx2, center: Vec3, normal: Vec3, depth: Fx1, feature: Feature) -> Hit 
 ///
 /// Needs `r <= MAX_RADIUS`, `|p1 - p0|` at most `MAX_STEP` per axis and
 /// coordinates within `WORLD_LIMIT`.
+#[inline]
 pub fn sweep_sphere_triangle(tri: &Triangle, p0: Vec3, p1: Vec3, r: Fx1) -> Option<Hit> {
+    sweep_triangle(tri, &Sweep { p0, p1, r })
+}
+
+/// One sweep of a sphere, shared by every candidate triangle of a round
+/// of the response: passed by reference, so that a call costs no copies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sweep {
+    /// Where the centre starts, FX1.
+    pub p0: Vec3,
+    /// Where it ends, FX1.
+    pub p1: Vec3,
+    /// The sphere's radius, FX1.
+    pub r: Fx1,
+}
+
+/// [`sweep_sphere_triangle`] for a [`Sweep`].
+#[inline(never)]
+pub fn sweep_triangle(tri: &Triangle, s: &Sweep) -> Option<Hit> {
+    let Sweep { p0, p1, r } = *s;
     debug_assert!(r >= Fx1::ZERO && r <= super::MAX_RADIUS);
     let n = tri.n.fx2(); // FX2: unit normal
     let r3 = Fx3::from(r); // FX3: r as a distance along n (|n| = 1)
