@@ -254,13 +254,29 @@ impl Link {
         let fb = frac - fa;
         // Inside the window |d| <= 2 m * sqrt(1.9) < 2^21.5 Q20: each
         // product is below 2^36.5, each move below 1.3 m.
-        let mv = |d: i32, f: i32| ((d as i64 * f as i64 + (1 << 15)) >> 16) as i32;
         for c in 0..3 {
-            q[ia][c] += mv(d[c], fa);
-            q[ib][c] -= mv(d[c], fb);
+            q[ia][c] = plus_move(q[ia][c], d[c], fa);
+            q[ib][c] = minus_move(q[ib][c], d[c], fb);
         }
         1
     }
+}
+
+/// `q + ((d f + 2^15) >> 16)`, a constraint's move of `a` (`|f| < 2^15`,
+/// the sum within `i32`), as the high word of one multiply-accumulate
+/// into the position (an ARM `smlal`, no rounding instructions): with
+/// `F = f 2^16` (below 2^31), it is `(q 2^32 + 2^31 + d F) >> 32`.
+#[inline(always)]
+pub(crate) fn plus_move(q: i32, d: i32, f: i32) -> i32 {
+    ((((q as i64) << 32) + (1 << 31) + d as i64 * (f << 16) as i64) >> 32) as i32
+}
+
+/// `q - ((d f + 2^15) >> 16)`, the move of `b`, the same way: minus a
+/// floor is the ceiling of minus, so it is `(q 2^32 + 2^31 - 2^16 - d F)
+/// >> 32`.
+#[inline(always)]
+pub(crate) fn minus_move(q: i32, d: i32, f: i32) -> i32 {
+    ((((q as i64) << 32) + (1 << 31) - (1 << 16) + d as i64 * (-(f << 16)) as i64) >> 32) as i32
 }
 
 /// `x` (FX2 raw, Q24) as an `i32`, saturated. Real bounds are at most
@@ -525,5 +541,61 @@ impl<const C: usize> Constraints<C> {
             st.exact = st.exact.wrapping_add(exact);
         }
         moved
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{minus_move, plus_move};
+    use crate::xorshift::XorShift32;
+
+    /// The multiply-accumulate moves equal the rounded moves they replace
+    /// (`(d f + 2^15) >> 16` added to or taken from `q`), at ties, at the
+    /// edges of the ranges the solver uses and at random.
+    #[test]
+    fn moves_equal_the_rounded_products() {
+        let rounded = |d: i32, f: i32| ((d as i64 * f as i64 + (1 << 15)) >> 16) as i32;
+        let check = |q: i32, d: i32, f: i32| {
+            assert_eq!(plus_move(q, d, f), q + rounded(d, f), "q {q} d {d} f {f}");
+            assert_eq!(minus_move(q, d, f), q - rounded(d, f), "q {q} d {d} f {f}");
+        };
+        let ds = [
+            0,
+            1,
+            -1,
+            2,
+            -2,
+            3,
+            1 << 15,
+            -(1 << 15),
+            3 << 20,
+            -(3 << 20),
+            (1 << 22) - 1,
+        ];
+        let fs = [
+            0,
+            1,
+            -1,
+            2,
+            -2,
+            0x4000,
+            -0x4000,
+            (1 << 15) - 1,
+            -((1 << 15) - 1),
+        ];
+        for &d in &ds {
+            for &f in &fs {
+                for q in [0, 12345, -12345, 1 << 29, -(1 << 29)] {
+                    check(q, d, f);
+                }
+            }
+        }
+        let mut rng = XorShift32::new(0x5eed_1234);
+        for _ in 0..200_000 {
+            let d = (rng.next_u32() as i32) >> 9; // below 2^22.5 in size
+            let f = (rng.next_u32() as i32) >> 17; // below 2^15
+            let q = (rng.next_u32() as i32) >> 2; // below 2^29
+            check(q, d, f);
+        }
     }
 }
