@@ -428,11 +428,19 @@ fn sweep_edge(
     let u = tri.u[i].fx2(); // FX2: unit edge direction
 
     // FX2 (FX3 lowered one power, 2^-24 units): u x w, the start's
-    // offset from the edge line, turned 90 degrees about u.
-    let am = u.cross(w).lower();
-    if am.to_array().iter().any(|x| x.abs() > bound2) {
+    // offset from the edge line, turned 90 degrees about u. A component
+    // that rounds beyond `bound2` is one at or beyond `bound2 + 1/2` in
+    // FX3 (ties round away from zero): rejected before the rounding, and
+    // the rest (below 2^27, `bound` being below 2^15) round in 32 bits.
+    let c = u.cross(w); // FX3, exact
+    let reach = (bound2.raw() << 12) + (1 << 11); // FX3
+    if c.to_array()
+        .iter()
+        .any(|x| x.raw() >= reach || x.raw() <= -reach)
+    {
         return;
     }
+    let am = c.map(Fx3::lower_in_range);
     let aa = am.dot(am); // FX4: squared distance of the start from the line
     if aa <= r4 {
         // Starts inside the edge's cylinder: an overlap if beside the
@@ -440,7 +448,9 @@ fn sweep_edge(
         edge_overlap(tri, i, p0, r, s0, aa, best);
         return;
     }
-    let bm = u.cross(v).lower(); // FX2: change of am over the step
+    // FX2: change of am over the step (|u x v| <= |v| < 2^14.8 raw FX1,
+    // so below 2^38.8 in FX3: in range).
+    let bm = u.cross(v).map(Fx3::lower_in_range);
     let ab = am.dot(bm); // FX4
     if ab >= Fx4::ZERO {
         return; // moving away from the line, or along it

@@ -289,31 +289,6 @@ impl Triangle {
         (0..3).all(|k| self.lo[k] <= hi[k] && self.hi[k] >= lo[k])
     }
 
-    /// The two axes the inside tests keep, `(i, j)`, ordered so that the
-    /// 2D cross `e_i q_j - e_j q_i` is positive on the inner side: the
-    /// dropped axis is the normal's largest component, and a negative one
-    /// swaps the pair (the same as negating every cross product).
-    #[inline]
-    fn plane_axes(&self) -> (usize, usize) {
-        match self.proj {
-            0 => (1, 2),
-            1 => (2, 0),
-            2 => (0, 1),
-            4 => (2, 1),
-            5 => (0, 2),
-            _ => (1, 0),
-        }
-    }
-
-    /// The vertices seen along the normal: `[v_i, v_j]` per vertex.
-    #[inline]
-    fn projected(&self, i: usize, j: usize) -> [[i32; 2]; 3] {
-        self.v.map(|p| {
-            let p = p.raw();
-            [p[i], p[j]]
-        })
-    }
-
     /// True when `q`, projected along the normal, lies inside the triangle
     /// or on its boundary. Exact: 2D cross products in FX2 on the two axes
     /// the normal is least aligned with.
@@ -378,58 +353,99 @@ impl Triangle {
     /// FX2.
     #[inline]
     pub fn locate(&self, q: Vec3, tol: i32, far: Option<i32>, reach: i32) -> Place {
-        let (i, j) = self.plane_axes();
-        let p = self.projected(i, j);
-        let q = q.raw();
-        let q = [q[i], q[j]];
-        let mut outside = None;
-        let mut near = false;
-        let mut stuck = false;
-        for e in 0..3 {
-            let (s, t) = (p[e], p[(e + 1) % 3]);
-            // FX1: the edge, and q from its start, projected.
-            let (ei, ej) = (t[0] - s[0], t[1] - s[1]);
-            let (qi, qj) = (q[0] - s[0], q[1] - s[1]);
-            // FX2: (t - s) x (q - s) in the (i, j) plane, positive on the
-            // inner side: the projected distance times |e|.
-            let c = Fx1::from_raw(ei) * Fx1::from_raw(qj) - Fx1::from_raw(ej) * Fx1::from_raw(qi);
-            if c.is_negative() {
-                let l1 = Fx1::from_raw(ei.abs() + ej.abs()); // FX1: >= the projected |e|
-                if let Some(far) = far {
-                    // Projection only shortens distances in the plane.
-                    if c < -(Fx1::from_raw(far) * l1) {
-                        return Place::Far;
-                    }
+        // The inside tests keep the two axes the normal is least aligned
+        // with, `(i, j)`, ordered so that the 2D cross `e_i q_j - e_j q_i`
+        // is positive on the inner side. A negative dropped component
+        // swaps the pair, which negates every cross; walking the edges
+        // the other way round negates them too (`(-e) x (q - t)` is `-(e
+        // x (q - s))` exactly), and gives the same answer (see
+        // `locate_on`), so the six cases are three, each with its axes
+        // known at compile time: indexing by a run-time axis had copied
+        // the projected vertices through the stack, about 40 instructions
+        // a call.
+        let [a, b, c] = &self.v;
+        let ring = if self.proj & 4 == 0 {
+            [a, b, c]
+        } else {
+            [a, c, b]
+        };
+        match self.proj & 3 {
+            0 => locate_on::<1, 2>(ring, q, tol, far, reach),
+            1 => locate_on::<2, 0>(ring, q, tol, far, reach),
+            _ => locate_on::<0, 1>(ring, q, tol, far, reach),
+        }
+    }
+}
+
+/// [`Triangle::locate`] on the axes `(I, J)`, the vertices in the order
+/// whose crosses are positive on the inner side. The answer depends on
+/// the edges only through conditions that hold of any of them (outside
+/// by more than `far`, `tol` or `reach`; outside two) and, for a point
+/// outside one edge only, whether it is beside that edge: `0 <= along
+/// <= len2`, which walking the edge the other way maps to `len2 -
+/// along`, the same test. So either order of the edges gives the same
+/// place.
+#[inline]
+fn locate_on<const I: usize, const J: usize>(
+    ring: [&Vec3; 3],
+    q: Vec3,
+    tol: i32,
+    far: Option<i32>,
+    reach: i32,
+) -> Place {
+    let p = ring.map(|v| {
+        let v = v.raw();
+        [v[I], v[J]]
+    });
+    let q = q.raw();
+    let q = [q[I], q[J]];
+    let mut outside = None;
+    let mut near = false;
+    let mut stuck = false;
+    for e in 0..3 {
+        let (s, t) = (p[e], p[(e + 1) % 3]);
+        // FX1: the edge, and q from its start, projected.
+        let (ei, ej) = (t[0] - s[0], t[1] - s[1]);
+        let (qi, qj) = (q[0] - s[0], q[1] - s[1]);
+        // FX2: (t - s) x (q - s) in the (i, j) plane, positive on the
+        // inner side: the projected distance times |e|.
+        let c = Fx1::from_raw(ei) * Fx1::from_raw(qj) - Fx1::from_raw(ej) * Fx1::from_raw(qi);
+        if c.is_negative() {
+            let l1 = Fx1::from_raw(ei.abs() + ej.abs()); // FX1: >= the projected |e|
+            if let Some(far) = far {
+                // Projection only shortens distances in the plane.
+                if c < -(Fx1::from_raw(far) * l1) {
+                    return Place::Far;
                 }
-                // FX2: tol times the edge's projected length (an L1 bound).
-                if c < -(Fx1::from_raw(tol) * l1) || outside.is_some() {
-                    near = true;
-                }
-                // Farther than `reach` outside this edge's line: a point
-                // moving at most `reach` stays outside it.
-                if c < -(Fx1::from_raw(reach) * l1) {
-                    stuck = true;
-                }
-                outside = Some((ei, ej, qi, qj));
             }
+            // FX2: tol times the edge's projected length (an L1 bound).
+            if c < -(Fx1::from_raw(tol) * l1) || outside.is_some() {
+                near = true;
+            }
+            // Farther than `reach` outside this edge's line: a point
+            // moving at most `reach` stays outside it.
+            if c < -(Fx1::from_raw(reach) * l1) {
+                stuck = true;
+            }
+            outside = Some((ei, ej, qi, qj));
         }
-        let off_face = if stuck { Place::Beside } else { Place::Near };
-        if near {
-            return off_face;
-        }
-        match outside {
-            None => Place::Inside,
-            Some((ei, ej, qi, qj)) => {
-                // FX2: beside the edge, not beyond its ends.
-                let along =
-                    Fx1::from_raw(ei) * Fx1::from_raw(qi) + Fx1::from_raw(ej) * Fx1::from_raw(qj);
-                let len2 =
-                    Fx1::from_raw(ei) * Fx1::from_raw(ei) + Fx1::from_raw(ej) * Fx1::from_raw(ej);
-                if along >= Fx2::ZERO && along <= len2 {
-                    Place::Inside
-                } else {
-                    off_face
-                }
+    }
+    let off_face = if stuck { Place::Beside } else { Place::Near };
+    if near {
+        return off_face;
+    }
+    match outside {
+        None => Place::Inside,
+        Some((ei, ej, qi, qj)) => {
+            // FX2: beside the edge, not beyond its ends.
+            let along =
+                Fx1::from_raw(ei) * Fx1::from_raw(qi) + Fx1::from_raw(ej) * Fx1::from_raw(qj);
+            let len2 =
+                Fx1::from_raw(ei) * Fx1::from_raw(ei) + Fx1::from_raw(ej) * Fx1::from_raw(ej);
+            if along >= Fx2::ZERO && along <= len2 {
+                Place::Inside
+            } else {
+                off_face
             }
         }
     }

@@ -467,6 +467,17 @@ macro_rules! raise_lower {
             pub fn lower(self) -> $Low {
                 $Low::from_raw(round_shr(self.raw(), 12))
             }
+
+            /// [`lower`](Self::lower) of a value the caller has bounded
+            /// so that the result fits an `i32` (`|raw| < 2^43 - 2^11`;
+            /// checked in debug builds): the same result from 32-bit work
+            /// ([`round_shr_fits32`]), and one the compiler knows is a
+            /// sign-extended `i32`, so that its products are single
+            /// `smull`s rather than 64-bit multiplies.
+            #[inline]
+            pub fn lower_in_range(self) -> $Low {
+                $Low::from_raw(lower_fits32(self.raw(), 12).raw() as i64)
+            }
         }
 
         impl Lower for $High {
