@@ -196,24 +196,35 @@ pub struct Sweep {
     pub r: Fx1,
 }
 
-/// [`sweep_sphere_triangle`] for a [`Sweep`].
-#[inline(never)]
+/// [`sweep_sphere_triangle`] for a [`Sweep`]: the plane tests that
+/// reject most candidates inline in the caller's loop, the rest out of
+/// line.
+#[inline(always)]
 pub fn sweep_triangle(tri: &Triangle, s: &Sweep) -> Option<Hit> {
     let Sweep { p0, p1, r } = *s;
     debug_assert!(r >= Fx1::ZERO && r <= super::MAX_RADIUS);
-    let n = tri.n.fx2(); // FX2: unit normal
     let r3 = Fx3::from(r); // FX3: r as a distance along n (|n| = 1)
     let s0 = tri.signed_distance(p0); // FX3: signed distance of the start
     if s0 < -r3 {
         return None; // more than r behind: one-sided
     }
+    let sv = (p1 - p0).dot(tri.n.fx2()); // FX3: change of the signed distance over the step
+    if s0 >= r3 && s0 + sv >= r3 {
+        return None; // never within r of the plane: the cheap rejection
+    }
+    sweep_near_plane(tri, s, s0, sv)
+}
+
+/// The rest of [`sweep_triangle`]: the sphere comes within `r` of the
+/// plane (`s0` and `sv` as there).
+#[inline(never)]
+fn sweep_near_plane(tri: &Triangle, s: &Sweep, s0: Fx3, sv: Fx3) -> Option<Hit> {
+    let Sweep { p0, p1, r } = *s;
+    let n = tri.n.fx2(); // FX2: unit normal
+    let r3 = Fx3::from(r); // FX3
     let v = p1 - p0; // FX1: the motion
-    let sv = v.dot(n); // FX3: change of the signed distance over the step
     let s1 = s0 + sv; // FX3: signed distance of the end
     if s0 >= r3 {
-        if s1 >= r3 {
-            return None; // never within r of the plane: the cheap rejection
-        }
         // Touches the plane at t = (s0 - r) / (s0 - s1).
         let t = fraction(s0 - r3, -sv); // FX2
         let c = at(p0, v, t); // FX1: centre at t
