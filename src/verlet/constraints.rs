@@ -80,9 +80,7 @@ pub struct Link {
     /// `max^2` then `e` is 0 and the move nothing, as before; at a window
     /// bound it takes the approximation where it took the exact path.
     /// (`links_at_the_length_limit_hold` in `tests/verlet_constraints.rs`
-    /// checks the saturation at [`MAX_LINK_LENGTH`].) A link whose ends
-    /// are both pinned has 0 and `i32::MAX`, which no length passes, so
-    /// the passes leave it with no test of their own.
+    /// checks the saturation at [`MAX_LINK_LENGTH`].)
     min2: i32,
     max2: i32,
     /// `|d|^2` (Q24) at and above which a too-short link takes the
@@ -97,6 +95,8 @@ pub struct Link {
     inv_2max2: Fx1,
     /// `w_a / (w_a + w_b)`, the share of the correction `a` takes.
     ratio_a: Fx1,
+    /// False when both ends are pinned.
+    live: bool,
 }
 
 /// The longest length a link may hold (a stick's rest length, a range's
@@ -135,7 +135,10 @@ impl Link {
             inv_2min2: Fx1::ZERO,
             inv_2max2: Fx1::ZERO,
             ratio_a: Fx1::ZERO,
+            live: false,
         };
+        l.min2 = q24(l.min * l.min);
+        l.max2 = q24(l.max * l.max);
         l.set_window(window);
         l.set_masses(inv_masses[l.a as usize], inv_masses[l.b as usize]);
         l
@@ -163,19 +166,15 @@ impl Link {
         }
     }
 
-    /// Recomputes the mass ratio (one division), and the squared bounds:
-    /// those of a link whose ends are both pinned never act.
+    /// Recomputes the mass ratio (one division).
     pub fn set_masses(&mut self, w_a: Fx1, w_b: Fx1) {
         let sum = w_a + w_b;
-        if sum > Fx1::ZERO {
-            self.ratio_a = w_a.div_fx1(sum);
-            self.min2 = q24(self.min * self.min);
-            self.max2 = q24(self.max * self.max);
+        self.live = sum > Fx1::ZERO;
+        self.ratio_a = if self.live {
+            w_a.div_fx1(sum)
         } else {
-            self.ratio_a = Fx1::ZERO;
-            self.min2 = 0;
-            self.max2 = i32::MAX;
-        }
+            Fx1::ZERO
+        };
     }
 
     /// The exact path: moves the particles by `d (|d| - t) / |d|` (one
@@ -183,7 +182,7 @@ impl Link {
     /// [`POSITION_LIMIT`]. Out of line: about 1 % of the corrections take
     /// it.
     #[inline(never)]
-    fn project_exact(&self, q: &mut [Row], d: [i32; 3], d2: i64, t: Fx1) {
+    fn project_exact(&self, q: &mut [[i32; 3]], d: [i32; 3], d2: i64, t: Fx1) {
         let (ia, ib) = (self.a as usize, self.b as usize);
         // Q40 -> Q20; 0 only when the particles coincide: nothing moves.
         let len = sqrt_u64(d2 as u64) as i64;
@@ -217,7 +216,10 @@ impl Link {
     /// momenta are equal and opposite but for the shares' rounding (half
     /// a Q16 step of the fraction: `|d| 2^-17`).
     #[inline(always)]
-    fn project<const N: usize>(&self, q: &mut [Row; N]) -> u32 {
+    fn project<const N: usize>(&self, q: &mut [[i32; 3]; N]) -> u32 {
+        if !self.live {
+            return 0;
+        }
         let (ia, ib) = (slot::<N>(self.a), slot::<N>(self.b));
         let (pa, pb) = (q[ia], q[ib]);
         // Q20; positions stay within 2^29.4 (`relax`), so below 2^30.4.
@@ -305,19 +307,13 @@ const fn slot<const N: usize>(i: u8) -> usize {
     }
 }
 
-/// One particle's Q20 position in the passes, and a fourth word never
-/// used: 16-byte rows, so that a link finds a particle's row with one
-/// shift of its index and loads it with one `ldm` (12-byte rows took a
-/// multiply by three and two more instructions an end).
-type Row = [i32; 4];
-
 /// The solver's positions: `x` with its rounding remainder, in Q20
 /// (2^-20 m), saturated to [`POSITION_LIMIT`]. The remainder's last 4
 /// bits (below Q20) stay in `rem` for [`from_q20`].
 #[inline(always)]
-fn to_q20<const N: usize>(x: &[Vec3; N], rem: &[[i32; 3]; N]) -> [Row; N] {
+fn to_q20<const N: usize>(x: &[Vec3; N], rem: &[[i32; 3]; N]) -> [[i32; 3]; N] {
     let lim = POSITION_LIMIT.raw();
-    let mut q = [[0; 4]; N];
+    let mut q = [[0; 3]; N];
     for ((qi, xi), ri) in q.iter_mut().zip(x).zip(rem) {
         for (c, &xc) in xi.raw().iter().enumerate() {
             qi[c] = (xc.clamp(-lim, lim) << 8) + (ri[c] >> 4);
@@ -332,7 +328,7 @@ fn to_q20<const N: usize>(x: &[Vec3; N], rem: &[[i32; 3]; N]) -> [Row; N] {
 /// 2^53.4 and 16 of them below 2^57.4. (A separate loop: summed inside
 /// the conversions' loops it cost 134 more instructions a step.)
 #[inline(always)]
-fn moment<const N: usize>(q: &[Row; N], masses: &[Fx1; N]) -> [i64; 3] {
+fn moment<const N: usize>(q: &[[i32; 3]; N], masses: &[Fx1; N]) -> [i64; 3] {
     let mut s = [0i64; 3];
     for (qi, mi) in q.iter().zip(masses) {
         for c in 0..3 {
@@ -348,7 +344,7 @@ fn moment<const N: usize>(q: &[Row; N], masses: &[Fx1; N]) -> [i64; 3] {
 /// again. A particle the passes did not move gets its position and a
 /// remainder in that range back as they were (but for a saturation).
 #[inline(always)]
-fn from_q20<const N: usize>(q: &[Row; N], x: &mut [Vec3; N], rem: &mut [[i32; 3]; N]) {
+fn from_q20<const N: usize>(q: &[[i32; 3]; N], x: &mut [Vec3; N], rem: &mut [[i32; 3]; N]) {
     for ((qi, xi), ri) in q.iter().zip(x.iter_mut()).zip(rem.iter_mut()) {
         let mut p = [0; 3];
         for c in 0..3 {
@@ -388,12 +384,13 @@ const EMPTY_LINK: Link = Link {
     min: Fx1::ZERO,
     max: Fx1::ZERO,
     min2: 0,
-    max2: i32::MAX,
+    max2: 0,
     min2_lo: 0,
     max2_hi: 0,
     inv_2min2: Fx1::ZERO,
     inv_2max2: Fx1::ZERO,
     ratio_a: Fx1::ZERO,
+    live: false,
 };
 
 impl<const C: usize> Default for Constraints<C> {
