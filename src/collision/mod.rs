@@ -58,7 +58,7 @@ pub mod wide;
 
 pub use resolve::{collide_particle, collide_particle_path};
 pub use shapes::{separate_spheres, sphere_box, sphere_sphere, Obb, Overlap};
-pub use sweep::{sweep_sphere_triangle, sweep_triangle, Contact, Feature, Hit, Sweep};
+pub use sweep::{sweep_sphere_triangle, Contact, Feature, Hit};
 pub use tree::{CollisionWorld, KdNode, KD_MAX_DEPTH};
 pub use triangle::{Dir2, Triangle, TriangleError};
 

@@ -295,15 +295,15 @@ fn friction_scale(vel: Vec3, nrm: Vec3, mu: Fx1) -> Fx1 {
     if vn >= 0 || mu <= Fx1::ZERO {
         return Fx1::ONE;
     }
-    let vt = tangential(vel, nrm, vn); // FX1: tangential part
-                                       // FX2 raw: |v_t|^2, within |vel| + 3 raw per axis: below 2^28, exact.
-    let [x, y, z] = vt.raw();
-    let vt2 = x * x + y * y + z * z;
+    // FX1: the tangential part. Its square, FX2: within |vel| + 3 raw
+    // per axis, below 2^28, exact in 32 bits.
+    let [x, y, z] = tangential(vel, nrm, vn).raw();
+    let vt2 = Fx2::from_raw((x * x + y * y + z * z) as i64);
     let budget = (mu * -Fx2::from_raw(vn as i64)).lower_to_fx1(); // FX1 (FX3 lowered): speed friction can take away
-    if Fx2::from_raw(vt2 as i64) <= budget * budget {
+    if vt2 <= budget * budget {
         return Fx1::ZERO; // FX2 <= FX2: sticks
     }
-    let len = Fx2::from_raw(vt2 as i64).sqrt(); // FX1: |v_t| > budget >= 0
+    let len = vt2.sqrt(); // FX1: |v_t| > budget >= 0
     Fx1::ONE - budget.div_fx1(len) // FX1
 }
 

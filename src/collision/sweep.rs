@@ -444,10 +444,10 @@ fn sweep_edge(
     // FX3 (ties round away from zero): rejected before the rounding, and
     // the rest (below 2^27, `bound` being below 2^15) round in 32 bits.
     let c = u.cross(w); // FX3, exact
-    let reach = (bound2.raw() << 12) + (1 << 11); // FX3
+    let limit = (bound2.raw() << 12) + (1 << 11); // FX3
     if c.to_array()
         .iter()
-        .any(|x| x.raw() >= reach || x.raw() <= -reach)
+        .any(|x| x.raw() >= limit || x.raw() <= -limit)
     {
         return;
     }

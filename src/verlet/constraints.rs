@@ -267,7 +267,7 @@ impl Link {
 /// into the position (an ARM `smlal`, no rounding instructions): with
 /// `F = f 2^16` (below 2^31), it is `(q 2^32 + 2^31 + d F) >> 32`.
 #[inline(always)]
-pub(crate) fn plus_move(q: i32, d: i32, f: i32) -> i32 {
+fn plus_move(q: i32, d: i32, f: i32) -> i32 {
     ((((q as i64) << 32) + (1 << 31) + d as i64 * (f << 16) as i64) >> 32) as i32
 }
 
@@ -275,7 +275,7 @@ pub(crate) fn plus_move(q: i32, d: i32, f: i32) -> i32 {
 /// floor is the ceiling of minus, so it is `(q 2^32 + 2^31 - 2^16 - d F)
 /// >> 32`.
 #[inline(always)]
-pub(crate) fn minus_move(q: i32, d: i32, f: i32) -> i32 {
+fn minus_move(q: i32, d: i32, f: i32) -> i32 {
     ((((q as i64) << 32) + (1 << 31) - (1 << 16) + d as i64 * (-(f << 16)) as i64) >> 32) as i32
 }
 
