@@ -56,7 +56,7 @@ pub mod tree;
 pub mod triangle;
 pub mod wide;
 
-pub use resolve::{collide_particle, collide_particle_path};
+pub use resolve::{collide_particle, collide_particle_hinted, collide_particle_path};
 pub use shapes::{separate_spheres, sphere_box, sphere_sphere, Obb, Overlap};
 pub use sweep::{sweep_sphere_triangle, Contact, Feature, Hit};
 pub use tree::{CollisionWorld, KdNode, KD_MAX_DEPTH};

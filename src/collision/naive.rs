@@ -250,6 +250,7 @@ pub fn collide_particle_naive_path(
 ) -> Option<Contact> {
     resolve_with(
         world,
+        None,
         prev,
         cur,
         radius,

@@ -217,6 +217,7 @@ fn tunnels(world: &CollisionWorld, mut prev: Vec3, mut cur: Vec3, naive: bool) -
     if naive {
         resolve_with(
             world,
+            None,
             &mut prev,
             &mut cur,
             HAND_RADIUS,
@@ -227,6 +228,7 @@ fn tunnels(world: &CollisionWorld, mut prev: Vec3, mut cur: Vec3, naive: bool) -
     } else {
         resolve_with(
             world,
+            None,
             &mut prev,
             &mut cur,
             HAND_RADIUS,

@@ -11,7 +11,7 @@
 
 use crate::fx::{Fx1, Fx2, Fx3, Vec3};
 
-use super::sweep::{sweep_triangle, Contact, Hit, Sweep};
+use super::sweep::{rests_on, sweep_triangle, Contact, Feature, Hit, Sweep};
 use super::tree::CollisionWorld;
 use super::triangle::Triangle;
 use super::{MAX_CONTACTS, MAX_STEP, SKIN};
@@ -37,7 +37,42 @@ pub fn collide_particle(
     radius: Fx1,
     friction: Fx1,
 ) -> Option<Contact> {
-    resolve_with(world, prev, cur, radius, friction, sweep_triangle, |_| {})
+    resolve_with(
+        world,
+        None,
+        prev,
+        cur,
+        radius,
+        friction,
+        sweep_triangle,
+        |_| {},
+    )
+}
+
+/// [`collide_particle`] with a contact hint, as a ragdoll's narrow phase
+/// collides its particles: `resting_on` names the triangle whose face the
+/// particle rested on after its last step ([`NO_TRIANGLE`] for none; any
+/// value is safe) and is rewritten for the next. See
+/// [`collide_particle_among`].
+#[inline]
+pub fn collide_particle_hinted(
+    world: &CollisionWorld,
+    resting_on: &mut u16,
+    prev: &mut Vec3,
+    cur: &mut Vec3,
+    radius: Fx1,
+    friction: Fx1,
+) -> Option<Contact> {
+    resolve_with(
+        world,
+        Some(resting_on),
+        prev,
+        cur,
+        radius,
+        friction,
+        sweep_triangle,
+        |_| {},
+    )
 }
 
 /// [`collide_particle`], also giving `path` every position the centre
@@ -51,8 +86,20 @@ pub fn collide_particle_path(
     friction: Fx1,
     path: impl FnMut(Vec3),
 ) -> Option<Contact> {
-    resolve_with(world, prev, cur, radius, friction, sweep_triangle, path)
+    resolve_with(
+        world,
+        None,
+        prev,
+        cur,
+        radius,
+        friction,
+        sweep_triangle,
+        path,
+    )
 }
+
+/// A contact hint naming no triangle.
+pub const NO_TRIANGLE: u16 = u16::MAX;
 
 /// Candidate triangles gathered once per particle (more fall back to a
 /// tree query per sweep).
@@ -63,6 +110,17 @@ pub const CANDIDATES: usize = 48;
 fn clamped_motion(prev: Vec3, cur: Vec3) -> Vec3 {
     let lim = MAX_STEP.raw();
     (cur - prev).map(|c| Fx1::from_raw(c.raw().clamp(-lim, lim))) // FX1
+}
+
+/// [`collide_particle_among`] for a particle with no candidate
+/// triangles: no sweep finds a contact, so the step is only shortened to
+/// `MAX_STEP` per axis, `prev` kept and the hint cleared, without the
+/// rounds (bit for bit what the loop gives; most particles of a
+/// tumbling crowd are in the air).
+#[inline]
+pub fn free_step(prev: &Vec3, cur: &mut Vec3, resting_on: &mut u16) {
+    *cur = *prev + clamped_motion(*prev, *cur);
+    *resting_on = NO_TRIANGLE;
 }
 
 /// The box every sweep of `resolve_among` stays in: every position of
@@ -110,8 +168,10 @@ pub fn gather_candidates(
 /// the naive one of the precision benchmark); the candidates are gathered
 /// here.
 #[inline]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn resolve_with<S, P>(
     world: &CollisionWorld,
+    resting_on: Option<&mut u16>,
     prev: &mut Vec3,
     cur: &mut Vec3,
     radius: Fx1,
@@ -126,17 +186,31 @@ where
     let mut cand = [0u16; CANDIDATES];
     let count = gather_candidates(world, *prev, *cur, radius, &mut cand);
     let cand = (count <= CANDIDATES).then(|| &cand[..count]);
-    resolve_among(world, cand, prev, cur, radius, friction, narrow, path)
+    resolve_among(
+        world, cand, resting_on, prev, cur, radius, friction, narrow, path,
+    )
 }
 
 /// The narrow phase of one particle: sweeps and responds, as
 /// [`collide_particle`], against `cand`, the triangles that
 /// [`gather_candidates`] found for this same `prev`/`cur`/`radius`
 /// (`None`: there were too many to hold, query the tree per sweep).
+///
+/// `resting_on` is the particle's contact hint: the triangle whose face
+/// it rested on after its last step ([`NO_TRIANGLE`]: none), rewritten
+/// for the next. While the particle still rests on that face
+/// ([`rests_on`]), the first round's contact is taken as that face's
+/// resting contact without sweeping every candidate: the sweep would find
+/// the same face, within two skins' travel of the start, and the response
+/// would keep the particle still the same way (at the edge of
+/// [`RESTING_GAP`](super::sweep::RESTING_GAP), a raw step or so from
+/// where the sweep's contact would have put it); what else the motion
+/// meets, the next round's sweep of the projected motion finds.
 #[inline]
 pub fn collide_particle_among(
     world: &CollisionWorld,
     cand: Option<&[u16]>,
+    resting_on: &mut u16,
     prev: &mut Vec3,
     cur: &mut Vec3,
     radius: Fx1,
@@ -145,6 +219,7 @@ pub fn collide_particle_among(
     resolve_among(
         world,
         cand,
+        Some(resting_on),
         prev,
         cur,
         radius,
@@ -159,6 +234,7 @@ pub fn collide_particle_among(
 fn resolve_among<S, P>(
     world: &CollisionWorld,
     cand: Option<&[u16]>,
+    resting_on: Option<&mut u16>,
     prev: &mut Vec3,
     cur: &mut Vec3,
     radius: Fx1,
@@ -178,22 +254,33 @@ where
     let mut start = start0;
     path(start);
     let mut first = None;
+    // The face this step rests on, for the next step's hint.
+    let mut rest = NO_TRIANGLE;
     for round in 0..=MAX_CONTACTS {
         let sweep = Sweep {
             p0: start,
             p1: end,
             r: radius,
         };
-        let hit = if let Some(cand) = cand {
-            first_hit(world, cand, &sweep, &narrow)
+        // Each finder keeps the earliest contact in `best`, in place.
+        let mut best: Option<Contact> = None;
+        let hinted = match resting_on.as_deref() {
+            Some(&h) if round == 0 && h != NO_TRIANGLE => {
+                resting_contact(world, h, &sweep, &mut best)
+            }
+            _ => false,
+        };
+        if hinted {
+            // The hinted face's resting contact stands for the round.
+        } else if let Some(cand) = cand {
+            first_hit(world, cand, &sweep, &narrow, &mut best);
         } else {
             let (lo, hi) = CollisionWorld::swept_box(start, end, radius);
-            let mut best: Option<Contact> = None;
             world.for_each_in_box(lo, hi, |ix| consider(world, ix, &sweep, &narrow, &mut best));
-            best
-        };
-        let Some(contact) = hit else { break };
-        if first.is_none() {
+        }
+        let Some(contact) = best else { break };
+        let is_first = first.is_none();
+        if is_first {
             first = Some(contact);
         }
         let nrm = contact.hit.normal; // FX1 unit
@@ -207,6 +294,9 @@ where
         // normal would creep it down every slope.)
         let before = dot_normal(contact.hit.center - start, nrm); // FX2 raw: normal motion before contact
         let resting = contact.hit.depth == Fx1::ZERO && before >= -(SKIN * 2).raise().raw() as i32;
+        if is_first && resting && contact.hit.feature == Feature::Face {
+            rest = contact.tri as u16;
+        }
         let (at, from) = if resting {
             (start, start)
         } else {
@@ -232,23 +322,61 @@ where
     path(end);
     *cur = end;
     *prev = end - vel;
+    if let Some(hint) = resting_on {
+        *hint = rest;
+    }
     first
 }
 
+/// The resting contact with the face of triangle `hint` ([`rests_on`])
+/// at the start of `sweep`, if the sphere rests on it: at time 0, the
+/// centre where it starts. The response then keeps the sphere there and
+/// projects the motion, as for the contact the sweep would find.
+/// Written to `best`; returns whether it rests.
+#[inline(never)]
+fn resting_contact(
+    world: &CollisionWorld,
+    hint: u16,
+    sweep: &Sweep,
+    best: &mut Option<Contact>,
+) -> bool {
+    let Some(tri) = world.tris.get(hint as usize) else {
+        return false;
+    };
+    if !rests_on(tri, sweep) {
+        return false;
+    }
+    *best = Some(Contact {
+        tri: hint as u32,
+        hit: Hit {
+            t: Fx1::ZERO,
+            t_fine: Fx2::ZERO,
+            center: sweep.p0,
+            normal: tri.normal(),
+            depth: Fx1::ZERO,
+            feature: Feature::Face,
+        },
+    });
+    true
+}
+
 #[inline]
-fn first_hit<S>(world: &CollisionWorld, cand: &[u16], sweep: &Sweep, narrow: &S) -> Option<Contact>
-where
+fn first_hit<S>(
+    world: &CollisionWorld,
+    cand: &[u16],
+    sweep: &Sweep,
+    narrow: &S,
+    best: &mut Option<Contact>,
+) where
     S: Fn(&Triangle, &Sweep) -> Option<Hit>,
 {
     let (lo, hi) = CollisionWorld::swept_box(sweep.p0, sweep.p1, sweep.r);
     let (lo, hi) = (lo.raw(), hi.raw());
-    let mut best: Option<Contact> = None;
     for &ix in cand {
         if world.tris[ix as usize].overlaps_box(&lo, &hi) {
-            consider(world, ix as u32, sweep, narrow, &mut best);
+            consider(world, ix as u32, sweep, narrow, best);
         }
     }
-    best
 }
 
 #[inline]

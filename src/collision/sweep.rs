@@ -215,6 +215,49 @@ pub fn sweep_triangle(tri: &Triangle, s: &Sweep) -> Option<Hit> {
     sweep_near_plane(tri, s, s0, sv)
 }
 
+/// The farthest a resting sphere's start may be from the plane beyond
+/// `r`, FX1: two skins, as far as the response counts a contact as
+/// resting (the response leaves a resting sphere a [`SKIN`] off, and the
+/// passes after collision move it by a few raw steps either way). At
+/// this edge the sweep's contact may lie a little more than two skins of
+/// normal travel into the step (the contact's centre and the FX1 normal
+/// that measures the travel are rounded; at most 8.74 raw steps in
+/// `tests/collision_resting.rs`), where the response would have moved the
+/// sphere to the contact and a skin out instead of keeping it still: a
+/// raw step or less apart.
+///
+/// [`SKIN`]: super::SKIN
+pub const RESTING_GAP: Fx1 = Fx1::from_raw(2 * super::SKIN.raw());
+
+/// True when the sphere of `s` rests on `tri`'s face, so that
+/// [`sweep_triangle`] would report a contact with the face, not
+/// overlapping, that the response treats as resting (but at the edge of
+/// [`RESTING_GAP`]): the start in front of the plane, at least `r` and at
+/// most `r` plus the gap from it, the motion taking it within `r`, and
+/// the start's touching point inside the face by at least the step's L1
+/// length. The sweep's touching point is the start's moved by the
+/// rounded `v t` (`t <= 1`), no longer per axis than `v`, so it is inside
+/// the face too ([`Triangle::contains_with_margin`]). Tested over random
+/// sweeps, with a case that half the margin gets wrong, in
+/// `tests/collision_resting.rs`.
+#[inline]
+pub fn rests_on(tri: &Triangle, s: &Sweep) -> bool {
+    let Sweep { p0, p1, r } = *s;
+    let r3 = Fx3::from(r); // FX3
+    let s0 = tri.signed_distance(p0); // FX3
+    if s0 < r3 || s0 > r3 + Fx3::from(RESTING_GAP) {
+        return false;
+    }
+    let v = p1 - p0; // FX1
+    let sv = v.dot(tri.n.fx2()); // FX3
+    if s0 + sv >= r3 {
+        return false; // does not come within r this step
+    }
+    let q = p0 - normal_times(tri.n.fx2(), r); // FX1: the touching point at the start
+    let [vx, vy, vz] = v.raw();
+    tri.contains_with_margin(q, vx.abs() + vy.abs() + vz.abs())
+}
+
 /// The rest of [`sweep_triangle`]: the sphere comes within `r` of the
 /// plane (`s0` and `sv` as there).
 #[inline(never)]

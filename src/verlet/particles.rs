@@ -27,6 +27,7 @@
 //! FX1 leaves out (`super::constraints`), so that its corrections'
 //! velocities are exact to a micrometre a step too.
 
+use crate::collision::resolve::NO_TRIANGLE;
 use crate::divsqrt::div_auto;
 use crate::fx::{Fx1, Vec3};
 
@@ -61,6 +62,11 @@ pub struct Particles<const N: usize> {
     free_inv_mass: [Fx1; N],
     mass: [Fx1; N],
     radius: [Fx1; N],
+    /// Each particle's contact hint for the world's narrow phase: the
+    /// triangle whose face it rested on after its last step
+    /// (`collision::resolve::NO_TRIANGLE`: none). Only a hint: the narrow
+    /// phase checks it against the geometry before using it.
+    resting_on: [u16; N],
     /// The substep count the implied velocities are per.
     substeps: u8,
 }
@@ -83,6 +89,7 @@ impl<const N: usize> Particles<N> {
             free_inv_mass: [Fx1::ZERO; N],
             mass: [Fx1::ZERO; N],
             radius: [Fx1::ZERO; N],
+            resting_on: [NO_TRIANGLE; N],
             substeps: 1,
         }
     }
@@ -98,6 +105,7 @@ impl<const N: usize> Particles<N> {
         self.cur[i] = position;
         self.prev[i] = position;
         self.rem[i] = [0; 3];
+        self.resting_on[i] = NO_TRIANGLE;
         self.inv_mass[i] = inv_mass;
         self.free_inv_mass[i] = inv_mass;
         self.mass[i] = mass;
@@ -339,6 +347,26 @@ impl<const N: usize> Particles<N> {
         for i in 0..self.len {
             if self.inv_mass[i] != Fx1::ZERO {
                 f(i, &mut self.prev[i], &mut self.cur[i], self.radius[i]);
+            }
+        }
+    }
+
+    /// [`Particles::for_each_free`], also handing out each particle's
+    /// contact hint (see the field `resting_on`).
+    #[inline]
+    pub(crate) fn for_each_free_resting(
+        &mut self,
+        mut f: impl FnMut(usize, &mut Vec3, &mut Vec3, Fx1, &mut u16),
+    ) {
+        for i in 0..self.len {
+            if self.inv_mass[i] != Fx1::ZERO {
+                f(
+                    i,
+                    &mut self.prev[i],
+                    &mut self.cur[i],
+                    self.radius[i],
+                    &mut self.resting_on[i],
+                );
             }
         }
     }

@@ -17,7 +17,9 @@
 //! [`reach_box`]: crate::collision::resolve::reach_box
 //! [`collide_particle`]: crate::collision::collide_particle
 
-use crate::collision::resolve::{collide_particle_among, gather_candidates, reach_box, CANDIDATES};
+use crate::collision::resolve::{
+    collide_particle_among, free_step, gather_candidates, reach_box, CANDIDATES,
+};
 use crate::collision::CollisionWorld;
 use crate::fx::{Fx1, Vec3};
 
@@ -135,11 +137,15 @@ impl<const N: usize> WorldContacts<N> {
         friction: Fx1,
     ) -> usize {
         let mut touching = 0;
-        p.for_each_free(|i, prev, cur, radius| {
+        p.for_each_free_resting(|i, prev, cur, radius, resting_on| {
             let n = self.count[i] as usize;
+            if n == 0 {
+                free_step(prev, cur, resting_on);
+                return;
+            }
             let cand = (n <= CANDIDATES).then(|| &self.ids[i][..n]);
-            touching +=
-                collide_particle_among(world, cand, prev, cur, radius, friction).is_some() as usize;
+            touching += collide_particle_among(world, cand, resting_on, prev, cur, radius, friction)
+                .is_some() as usize;
         });
         touching
     }

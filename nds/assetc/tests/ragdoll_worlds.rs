@@ -1,5 +1,5 @@
 //! The default ragdoll in the compiled test worlds (issue 4, stability):
-//! the two-phase world step equals per-particle `collide_particle`, no
+//! the two-phase world step equals per-particle `collide_particle_hinted`, no
 //! particle ever ends up inside the solid or outside the room, drops
 //! settle within a few seconds, and a ragdoll at rest does not jitter.
 //! `cargo test -p assetc --test ragdoll_worlds -- --nocapture` prints the
@@ -8,7 +8,8 @@
 use std::path::Path;
 
 use assetc::kdtree_build::{compile_obj, CompiledWorld};
-use dsphys::collision::{collide_particle, CollisionWorld};
+use dsphys::collision::resolve::NO_TRIANGLE;
+use dsphys::collision::{collide_particle_hinted, CollisionWorld};
 use dsphys::fx::{Fx1, Vec3};
 use dsphys::scenario::{arena_drop, stairs_drop, step_in_world, WORLD_FRICTION};
 use dsphys::verlet::{Ragdoll, Settings, WorldContacts};
@@ -82,14 +83,16 @@ fn two_phases_equal_collide_particle_bit_for_bit() {
         let mut a = start();
         let mut b = start();
         let mut contacts = WorldContacts::new();
+        // Each particle's contact hint, as the ragdoll keeps them.
+        let mut hints = [NO_TRIANGLE; 16];
         let mut frames = 0;
         // Until it settles for sleep (then the two differ by design).
         while !a.is_settling() && frames < 600 {
             let frame = frames;
             frames += 1;
             step_in_world(&mut a, &w, &mut contacts);
-            b.step_with(&Settings::DEFAULT, |_, prev, cur, radius| {
-                collide_particle(&w, prev, cur, radius, WORLD_FRICTION);
+            b.step_with(&Settings::DEFAULT, |i, prev, cur, radius| {
+                collide_particle_hinted(&w, &mut hints[i], prev, cur, radius, WORLD_FRICTION);
             });
             assert_eq!(
                 a.state_hash(),
