@@ -200,6 +200,7 @@ clippy: setup-rust
 	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features hot-code-in-main-ram -- -D warnings
 	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features pc-profile -- -D warnings
 	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features pc-profile-animframe -- -D warnings
+	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features pc-profile-crowd -- -D warnings
 	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features pc-profile-motor -- -D warnings
 	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features pc-profile-motorfull -- -D warnings
 	$(ROM_CARGO) clippy -q $(ARM9_ARGS) --features pc-profile-pyramid -- -D warnings

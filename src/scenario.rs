@@ -159,6 +159,61 @@ pub fn crowd_drop_hash(
     h.finish()
 }
 
+/// The bench's crowds (`scaling`, `ragdolls_at_60hz`): metres between
+/// neighbouring ragdolls' spawn points, an 8 x 8 grid inside the 24 m x
+/// 24 m arena (2.5 m, FX1 raw).
+pub const CROWD_SPACING: i32 = 10240;
+
+/// The bench's crowds' largest size: the cells of the grid.
+pub const CROWD_CELLS: usize = 64;
+
+/// The grid cell of the `i`-th ragdoll of a bench crowd, innermost cells
+/// first, so that small crowds drop in the middle of the arena like the
+/// single ragdoll.
+fn crowd_cell(i: usize) -> (i32, i32) {
+    // Cells (c, r) in 0..8, ranked by squared distance of (2c - 7, 2r - 7)
+    // from the centre, ties by index: the i-th of that order.
+    let d2 = |k: usize| {
+        let (c, r) = ((k % 8) as i32 * 2 - 7, (k / 8) as i32 * 2 - 7);
+        c * c + r * r
+    };
+    let mut order = [0u8; CROWD_CELLS];
+    for (k, o) in order.iter_mut().enumerate() {
+        *o = k as u8;
+    }
+    order.sort_unstable_by_key(|&k| (d2(k as usize), k));
+    let k = order[i] as usize;
+    ((k % 8) as i32 * 2 - 7, (k / 8) as i32 * 2 - 7)
+}
+
+/// Ragdoll `i` (below [`CROWD_CELLS`]) of a bench crowd: lifted 0.3-0.6 m
+/// above its cell, thrown sideways (each one a different way, so they do
+/// not land in step) with a kick to the head, like [`tumbling_ragdoll`].
+pub fn crowd_spawn(i: usize, rd: &mut Ragdoll) {
+    let (c, r) = crowd_cell(i);
+    let at = Vec3::from_raw(
+        c * CROWD_SPACING / 2,
+        5734 + (i as i32 % 4) * 819,
+        r * CROWD_SPACING / 2,
+    );
+    rd.rebuild(&HUMANOID, at);
+    let sx = if i.is_multiple_of(2) { 1 } else { -1 };
+    let sz = if i % 4 < 2 { -1 } else { 1 };
+    rd.set_velocity_all(Vec3::from_raw(sx * 10240, 4096, sz * 6144));
+    rd.apply_impulse(0, Vec3::from_raw(-sx * 12288, 0, -sz * 8192));
+}
+
+/// The bench crowd's kick in `frame`, to each of `crowd`'s ragdolls at
+/// its own frame: a kick now and then keeps every ragdoll awake (asleep
+/// it costs nothing).
+pub fn kick_crowd(crowd: &mut [Option<Ragdoll>], frame: u32) {
+    for (i, r) in crowd.iter_mut().flatten().enumerate() {
+        if frame == 12 + (i as u32 % 8) * 2 {
+            r.apply_impulse(0, KICK);
+        }
+    }
+}
+
 /// The state hash of the ragdoll `start` makes after `frames` frames in
 /// `world`.
 pub fn world_drop_hash(world: &CollisionWorld, start: fn() -> Ragdoll, frames: u32) -> u32 {

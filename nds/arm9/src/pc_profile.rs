@@ -5,6 +5,9 @@
 //! (`make pcprofile PCPROFILE=ragdoll|motor|anim|animframe`):
 //! - ragdoll: the one-ragdoll arena drop, kicked every 2 s (the default;
 //!   its us per step is per awake step, as `ragdoll_step_us`);
+//! - crowd: the bench's crowd drop (`scaling`, `ragdolls_at_60hz`) of
+//!   [`CROWD`] ragdolls with their brads, 30 frames from the throw,
+//!   again and again; a step is a frame of the whole crowd;
 //! - motor: the powered ragdoll's push scenario (`motor_character_us`);
 //! - motorfull: the same scenario with the level of detail off, so that
 //!   every step is a full one (`motor_character_us.unfolded`);
@@ -24,6 +27,7 @@ fn tick(mb: &mut Mailbox) {
 }
 
 #[cfg(not(any(
+    feature = "pc-profile-crowd",
     feature = "pc-profile-motor",
     feature = "pc-profile-motorfull",
     feature = "pc-profile-pyramid",
@@ -56,6 +60,54 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
             if awake {
                 tick(mb);
             }
+        }
+    }
+}
+
+/// Ragdolls in the crowd workload: about the crowd `ragdolls_at_60hz`
+/// finds (23-37 at 2026-11-28), a size the bench's `scaling` measures.
+#[cfg(feature = "pc-profile-crowd")]
+pub const CROWD: usize = 16;
+
+#[cfg(feature = "pc-profile-crowd")]
+pub fn run(mb: &'static mut Mailbox) -> ! {
+    crate::hw::itcm::verlet();
+    use dsphys::anim::brad::BradTable;
+    use dsphys::verlet::{Ragdoll, Settings, WorldContacts};
+    struct Workload {
+        ragdolls: [Option<Ragdoll>; CROWD],
+        contacts: WorldContacts,
+        brads: [Option<BradTable>; CROWD],
+    }
+    /// In a static: about 3 KiB a ragdoll.
+    static WORKLOAD: TakeOnce<Workload> = TakeOnce::new(Workload {
+        ragdolls: [const { None }; CROWD],
+        contacts: WorldContacts::new(),
+        brads: [const { None }; CROWD],
+    });
+    let w = WORKLOAD.take().expect("taken once");
+    let brad_def = &dsphys::anim::humanoid_brads::HUMANOID;
+    loop {
+        for i in 0..CROWD {
+            dsphys::scenario::crowd_spawn(i, Ragdoll::in_slot(&mut w.ragdolls[i]));
+            w.brads[i] = Some(BradTable::new(brad_def));
+        }
+        // As `bench::crowd::measure`: the crowd's step, then the brads.
+        for frame in 0..30 {
+            dsphys::scenario::kick_crowd(&mut w.ragdolls, frame);
+            dsphys::verlet::step_crowd_in_world(
+                &mut w.ragdolls,
+                &Settings::DEFAULT,
+                &crate::worlds::ARENA,
+                &mut w.contacts,
+                dsphys::scenario::WORLD_FRICTION,
+                &mut dsphys::verlet::Untimed,
+            );
+            for (r, brads) in w.ragdolls.iter().zip(&mut w.brads) {
+                let (r, brads) = (r.as_ref().expect("spawned"), brads.as_mut().expect("built"));
+                brads.build(r.positions());
+            }
+            tick(mb);
         }
     }
 }

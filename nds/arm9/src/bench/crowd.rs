@@ -11,24 +11,19 @@ use super::{record, us_x10};
 use crate::hw::once::TakeOnce;
 use crate::hw::timer;
 use dsphys::anim::brad::BradTable;
-use dsphys::fx::Vec3;
 use dsphys::scenario::WORLD_FRICTION;
-use dsphys::verlet::{humanoid::HUMANOID, Ragdoll, Settings, WorldContacts};
+use dsphys::verlet::{Ragdoll, Settings, WorldContacts};
 use mailbox::Mailbox;
 
 /// The largest crowd measured.
-pub const MAX: usize = 64;
+pub const MAX: usize = dsphys::scenario::CROWD_CELLS;
 /// The crowd sizes of `scaling`.
 const COUNTS: [usize; 7] = [1, 2, 4, 8, 16, 32, 64];
 /// Frames of each measured drop (0.5 s from a low throw: the landing and
 /// the tumble, the part of a drop that costs). Short, because melonDS
 /// emulates about 3 frames a second: 64 ragdolls x 30 frames is 3 s of
-/// DS time.
-const FRAMES: u32 = 30;
-/// Metres between neighbouring ragdolls' spawn points (an 8 x 8 grid
-/// inside the 24 m x 24 m arena).
-const SPACING: i32 = 10240; // 2.5 m, FX1 raw
-
+/// DS time. `make insn-count PCPROFILE=crowd` counts the same drop.
+pub const FRAMES: u32 = 30;
 /// Every ragdoll of the largest crowd with its brad table, and the broad
 /// phase's scratch: about 3 KiB per ragdoll, so in a static.
 pub struct Crowd {
@@ -51,60 +46,19 @@ struct Drop {
     worst: u32,
 }
 
-/// The grid cell of the `i`-th ragdoll, innermost cells first, so that
-/// small crowds drop in the middle of the arena like the single ragdoll.
-fn cell(i: usize) -> (i32, i32) {
-    // Cells (c, r) in 0..8, ranked by squared distance of (2c - 7, 2r - 7)
-    // from the centre, ties by index: the i-th of that order.
-    let d2 = |k: usize| {
-        let (c, r) = ((k % 8) as i32 * 2 - 7, (k / 8) as i32 * 2 - 7);
-        c * c + r * r
-    };
-    let mut order = [0u8; MAX];
-    for (k, o) in order.iter_mut().enumerate() {
-        *o = k as u8;
-    }
-    order.sort_unstable_by_key(|&k| (d2(k as usize), k));
-    let k = order[i] as usize;
-    ((k % 8) as i32 * 2 - 7, (k / 8) as i32 * 2 - 7)
-}
-
-/// Ragdoll `i` of a crowd: lifted 0.3-0.6 m above its cell, thrown sideways
-/// (each one a different way, so they do not land in step) with a kick
-/// to the head, like `dsphys::scenario::tumbling_ragdoll`.
-fn spawn(i: usize, rd: &mut Ragdoll) {
-    let (c, r) = cell(i);
-    let at = Vec3::from_raw(
-        c * SPACING / 2,
-        5734 + (i as i32 % 4) * 819,
-        r * SPACING / 2,
-    );
-    rd.rebuild(&HUMANOID, at);
-    let sx = if i.is_multiple_of(2) { 1 } else { -1 };
-    let sz = if i % 4 < 2 { -1 } else { 1 };
-    rd.set_velocity_all(Vec3::from_raw(sx * 10240, 4096, sz * 6144));
-    rd.apply_impulse(0, Vec3::from_raw(-sx * 12288, 0, -sz * 8192));
-}
-
 /// Drops a crowd of `n` and times every frame's physics.
 #[inline(never)]
 fn measure(crowd: &mut Crowd, n: usize) -> Drop {
     crate::hw::itcm::verlet();
     let brad_def = &dsphys::anim::humanoid_brads::HUMANOID;
     for i in 0..n {
-        spawn(i, Ragdoll::in_slot(&mut crowd.ragdolls[i]));
+        dsphys::scenario::crowd_spawn(i, Ragdoll::in_slot(&mut crowd.ragdolls[i]));
         crowd.brads[i] = Some(BradTable::new(brad_def));
     }
     let settings = Settings::DEFAULT;
     let (mut total, mut worst) = (0u64, 0u32);
     for frame in 0..FRAMES {
-        // A kick now and then keeps every ragdoll awake (asleep it costs
-        // nothing), each at its own frame.
-        for (i, r) in crowd.ragdolls[..n].iter_mut().flatten().enumerate() {
-            if frame == 12 + (i as u32 % 8) * 2 {
-                r.apply_impulse(0, dsphys::scenario::KICK);
-            }
-        }
+        dsphys::scenario::kick_crowd(&mut crowd.ragdolls[..n], frame);
         let t0 = timer::cycles();
         // One crowd step (ragdoll-vs-ragdoll contacts included), then
         // every ragdoll's brads.
