@@ -37,16 +37,7 @@ pub fn collide_particle(
     radius: Fx1,
     friction: Fx1,
 ) -> Option<Contact> {
-    resolve_with(
-        world,
-        None,
-        prev,
-        cur,
-        radius,
-        friction,
-        sweep_triangle,
-        |_| {},
-    )
+    collide_particle_path(world, prev, cur, radius, friction, |_| {})
 }
 
 /// [`collide_particle`] with a contact hint, as a ragdoll's narrow phase
@@ -78,6 +69,7 @@ pub fn collide_particle_hinted(
 /// [`collide_particle`], also giving `path` every position the centre
 /// passes through: the start, each resolved contact, the end. The path is
 /// what a tunnelling check needs.
+#[inline]
 pub fn collide_particle_path(
     world: &CollisionWorld,
     prev: &mut Vec3,

@@ -363,12 +363,7 @@ impl Triangle {
         // known at compile time: indexing by a run-time axis had copied
         // the projected vertices through the stack, about 40 instructions
         // a call.
-        let [a, b, c] = &self.v;
-        let ring = if self.proj & 4 == 0 {
-            [a, b, c]
-        } else {
-            [a, c, b]
-        };
+        let ring = self.inner_ring();
         match self.proj & 3 {
             0 => locate_on::<1, 2>(ring, q, tol, far, reach),
             1 => locate_on::<2, 0>(ring, q, tol, far, reach),
@@ -378,6 +373,18 @@ impl Triangle {
 }
 
 impl Triangle {
+    /// The vertices in the order whose 2D crosses on the projection axes
+    /// (see [`Triangle::locate`]) are positive on the inner side.
+    #[inline]
+    fn inner_ring(&self) -> [&Vec3; 3] {
+        let [a, b, c] = &self.v;
+        if self.proj & 4 == 0 {
+            [a, b, c]
+        } else {
+            [a, c, b]
+        }
+    }
+
     /// True when `q`, seen along the normal, lies inside the triangle and
     /// at least `margin` raw FX1 steps from each edge's line in the
     /// projection plane, counted so that every point within `margin` of
@@ -388,13 +395,7 @@ impl Triangle {
     /// face a point is.
     #[inline]
     pub fn contains_with_margin(&self, q: Vec3, margin: i32) -> bool {
-        let [a, b, c] = &self.v;
-        // As in `locate`: the ring whose crosses are positive inside.
-        let ring = if self.proj & 4 == 0 {
-            [a, b, c]
-        } else {
-            [a, c, b]
-        };
+        let ring = self.inner_ring();
         match self.proj & 3 {
             0 => inside_on::<1, 2>(ring, q, margin),
             1 => inside_on::<2, 0>(ring, q, margin),
