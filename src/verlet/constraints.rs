@@ -181,14 +181,9 @@ impl Link {
     /// square root, three divisions), each result kept within
     /// [`POSITION_LIMIT`]. Out of line: about 1 % of the corrections take
     /// it.
-    /// It finds `d` and `|d|^2` again from `q`, as `project` did: passed
-    /// in, they kept the hot loop's registers spilled for this rare call.
     #[inline(never)]
-    fn project_exact<const N: usize>(&self, q: &mut [[i32; 3]; N], t: Fx1) {
-        let (ia, ib) = (slot::<N>(self.a), slot::<N>(self.b));
-        let (pa, pb) = (q[ia], q[ib]);
-        let d = [pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]];
-        let d2 = d[0] as i64 * d[0] as i64 + d[1] as i64 * d[1] as i64 + d[2] as i64 * d[2] as i64;
+    fn project_exact(&self, q: &mut [[i32; 3]], d: [i32; 3], d2: i64, t: Fx1) {
+        let (ia, ib) = (self.a as usize, self.b as usize);
         // Q40 -> Q20; 0 only when the particles coincide: nothing moves.
         let len = sqrt_u64(d2 as u64) as i64;
         if len == 0 {
@@ -237,13 +232,13 @@ impl Link {
         // e = |d|^2 - t^2 (Q24), k = 1/(2t^2) (Q12).
         let (e24, k) = if d24 > self.max2 {
             if d24 > self.max2_hi {
-                self.project_exact(q, self.max);
+                self.project_exact(&mut q[..], d, d2, self.max);
                 return 2;
             }
             (d24 - self.max2, self.inv_2max2.raw())
         } else if d24 < self.min2 {
             if d24 < self.min2_lo {
-                self.project_exact(q, self.min);
+                self.project_exact(&mut q[..], d, d2, self.min);
                 return 2;
             }
             (d24 - self.min2, self.inv_2min2.raw())
