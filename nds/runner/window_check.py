@@ -83,10 +83,16 @@ def run(rom: str) -> list[tuple[str, bool, str]]:
         xdo(display, "windowactivate", "--sync", wid)
         live = lambda: read_status(status).get("live", {})  # noqa: E731
         wait_for("the ROM's first figures", lambda: "scene" in live())
-        # Retried: on a loaded machine xdotool has answered nothing here
-        # once (an empty reply, then an IndexError instead of a result).
-        geometry = wait_for("the window's geometry",
-                            lambda: xdo(display, "getwindowgeometry", wid), 20)
+        # Retried, the window found again each time: on a loaded machine
+        # xdotool has answered nothing here (an empty reply, then an
+        # IndexError), and once nothing for 20 s for the id found first
+        # (2026-11-28, a fresh clone's `make test`; the same tree passed
+        # three times after), as if that id were not the window's.
+        def geometry_now() -> str:
+            nonlocal wid
+            wid = xdo(display, "search", "--class", WM_CLASS).split("\n")[0] or wid
+            return xdo(display, "getwindowgeometry", wid)
+        geometry = wait_for("the window's geometry", geometry_now, 60)
         w, h = read_status(status)["size"]
         results.append(("window_size", w >= 512 and h >= 768, f"{w}x{h} ({geometry.splitlines()[-1].strip()})"))
 
