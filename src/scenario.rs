@@ -167,6 +167,11 @@ pub const CROWD_SPACING: i32 = 10240;
 /// The bench's crowds' largest size: the cells of the grid.
 pub const CROWD_CELLS: usize = 64;
 
+/// Frames of each bench crowd drop (0.5 s from a low throw: the landing
+/// and the tumble, the part of a drop that costs); `make insn-count
+/// PCPROFILE=crowd` counts the same frames.
+pub const CROWD_FRAMES: u32 = 30;
+
 /// The grid cell of the `i`-th ragdoll of a bench crowd, innermost cells
 /// first, so that small crowds drop in the middle of the arena like the
 /// single ragdoll.

@@ -370,9 +370,7 @@ impl Triangle {
             _ => locate_on::<0, 1>(ring, q, tol, far, reach),
         }
     }
-}
 
-impl Triangle {
     /// The vertices in the order whose 2D crosses on the projection axes
     /// (see [`Triangle::locate`]) are positive on the inner side.
     #[inline]

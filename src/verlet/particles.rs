@@ -344,11 +344,7 @@ impl<const N: usize> Particles<N> {
     /// Calls `f(i, prev, cur, radius)` for every free particle, e.g. to
     /// collide it with the world.
     pub fn for_each_free(&mut self, mut f: impl FnMut(usize, &mut Vec3, &mut Vec3, Fx1)) {
-        for i in 0..self.len {
-            if self.inv_mass[i] != Fx1::ZERO {
-                f(i, &mut self.prev[i], &mut self.cur[i], self.radius[i]);
-            }
-        }
+        self.for_each_free_resting(|i, prev, cur, radius, _| f(i, prev, cur, radius));
     }
 
     /// [`Particles::for_each_free`], also handing out each particle's

@@ -6,7 +6,7 @@
 //! - ragdoll: the one-ragdoll arena drop, kicked every 2 s (the default;
 //!   its us per step is per awake step, as `ragdoll_step_us`);
 //! - crowd: the bench's crowd drop (`scaling`, `ragdolls_at_60hz`) of
-//!   [`CROWD`] ragdolls with their brads, 30 frames from the throw,
+//!   [`CROWD`] ragdolls with their brads, `CROWD_FRAMES` from the throw,
 //!   again and again; a step is a frame of the whole crowd;
 //! - motor: the powered ragdoll's push scenario (`motor_character_us`);
 //! - motorfull: the same scenario with the level of detail off, so that
@@ -93,7 +93,7 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
             w.brads[i] = Some(BradTable::new(brad_def));
         }
         // As `bench::crowd::measure`: the crowd's step, then the brads.
-        for frame in 0..30 {
+        for frame in 0..dsphys::scenario::CROWD_FRAMES {
             dsphys::scenario::kick_crowd(&mut w.ragdolls, frame);
             dsphys::verlet::step_crowd_in_world(
                 &mut w.ragdolls,

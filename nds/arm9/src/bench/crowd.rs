@@ -19,11 +19,9 @@ use mailbox::Mailbox;
 pub const MAX: usize = dsphys::scenario::CROWD_CELLS;
 /// The crowd sizes of `scaling`.
 const COUNTS: [usize; 7] = [1, 2, 4, 8, 16, 32, 64];
-/// Frames of each measured drop (0.5 s from a low throw: the landing and
-/// the tumble, the part of a drop that costs). Short, because melonDS
-/// emulates about 3 frames a second: 64 ragdolls x 30 frames is 3 s of
-/// DS time. `make insn-count PCPROFILE=crowd` counts the same drop.
-pub const FRAMES: u32 = 30;
+/// Frames of each measured drop. Short, because melonDS emulates about 3
+/// frames a second: 64 ragdolls x 30 frames is 3 s of DS time.
+const FRAMES: u32 = dsphys::scenario::CROWD_FRAMES;
 /// Every ragdoll of the largest crowd with its brad table, and the broad
 /// phase's scratch: about 3 KiB per ragdoll, so in a static.
 pub struct Crowd {
