@@ -243,6 +243,9 @@ def main() -> int:
     ap.add_argument("--steps", type=int, default=20, help="workload steps to count")
     ap.add_argument("--skip", type=int, default=2, help="steps to run before counting")
     ap.add_argument("--top", type=int, default=25)
+    ap.add_argument("--per-step", action="store_true",
+                    help="also print each counted step's model cycles, in order (where "
+                         "in the workload the cost is)")
     ap.add_argument("--no-data-cache", action="store_true",
                     help="charge main RAM data as if every access hit (what the cache "
                          "model adds is the difference)")
@@ -290,7 +293,8 @@ def main() -> int:
     counts: collections.Counter[int] = collections.Counter()
     cycles: collections.Counter[int] = collections.Counter()
     words: dict[int, int] = {}
-    state = {"counting": False, "frames": 0, "pc": 0}
+    state = {"counting": False, "frames": 0, "pc": 0, "total": 0}
+    per_step: list[int] = []
     regs = [UC_ARM_REG_R0 + i for i in range(13)] + [UC_ARM_REG_SP, UC_ARM_REG_LR,
                                                       UC_ARM_REG_PC]
 
@@ -306,7 +310,9 @@ def main() -> int:
             return
         counts[address] += 1
         cpsr = uc.reg_read(UC_ARM_REG_CPSR)
-        cycles[address] += desmume_cycles(word, cpsr, lambda r: uc.reg_read(regs[r]))
+        n = desmume_cycles(word, cpsr, lambda r: uc.reg_read(regs[r]))
+        cycles[address] += n
+        state["total"] += n
 
     def on_io(uc, access, address, size, value, _):
         if access == UC_MEM_READ:
@@ -314,7 +320,9 @@ def main() -> int:
         # DeSmuME: an I/O access costs 8 cycles (2, plus 6 not sequential),
         # against 3 for a load or 2 for a store elsewhere.
         if state["counting"]:
-            cycles[state["pc"]] += 5 if access == UC_MEM_READ else 6
+            n = 5 if access == UC_MEM_READ else 6
+            cycles[state["pc"]] += n
+            state["total"] += n
 
     def on_main_ram(uc, access, address, size, value, _):
         read = access == UC_MEM_READ
@@ -329,11 +337,15 @@ def main() -> int:
             extra = max(0, cache.access(address, read) - (3 if read else 2))
         if state["counting"]:
             cycles[state["pc"]] += extra
+            state["total"] += extra
 
     def on_frame(uc, access, address, size, value, _):
         # One run, never resumed (a resumed store would count twice):
         # count from the skip-th step's end to the last one's.
         state["frames"] += 1
+        if state["counting"]:
+            per_step.append(state["total"])
+            state["total"] = 0
         state["counting"] = args.skip <= state["frames"] < args.skip + args.steps
         if state["frames"] >= args.skip + args.steps:
             uc.emu_stop()
@@ -360,6 +372,10 @@ def main() -> int:
     print(f"{'insns':>10}  {'cycles':>8}  function")
     for name, n in per_fn.most_common(args.top):
         print(f"{n / steps:10.0f}  {per_fn_cycles[name] / steps:8.0f}  {name}")
+    if args.per_step:
+        print("\nmodel cycles of each counted step, in order:")
+        for i in range(0, len(per_step), 10):
+            print(f"{args.skip + i:6d}: " + " ".join(f"{c:6d}" for c in per_step[i:i + 10]))
     if args.lines:
         by_line(args.elf, args.lines, starts, info, counts, cycles, steps, args.top)
     if args.annotate:
