@@ -54,16 +54,22 @@ pub fn collide_particle_hinted(
     radius: Fx1,
     friction: Fx1,
 ) -> Option<Contact> {
-    resolve_with(
+    let mut memo = ContactMemo {
+        resting_on: *resting_on,
+        clear_at: NOWHERE,
+    };
+    let first = resolve_with(
         world,
-        Some(resting_on),
+        Some(&mut memo),
         prev,
         cur,
         radius,
         friction,
         sweep_triangle,
         |_| {},
-    )
+    );
+    *resting_on = memo.resting_on;
+    first
 }
 
 /// [`collide_particle`], also giving `path` every position the centre
@@ -93,6 +99,41 @@ pub fn collide_particle_path(
 /// A contact hint naming no triangle.
 pub const NO_TRIANGLE: u16 = u16::MAX;
 
+/// What a particle's narrow phase remembers from one step to the next
+/// ([`collide_particle_among`]), both only ever saving work, never
+/// changing a result:
+/// - `resting_on`, the contact hint: the triangle whose face the particle
+///   rested on after its last step ([`NO_TRIANGLE`]: none). Checked
+///   against the geometry before it is used, so any value is safe.
+/// - `clear_at`, where a still sphere (a sweep of no length) last found
+///   no contact ([`NOWHERE`]: nowhere yet). The same sweep at the same
+///   place meets the same triangles (every triangle whose bounds overlap
+///   its box, whichever candidates hold them) and so finds nothing again:
+///   it is not swept. That holds in the world where it was found clear
+///   only, for the particle's radius: [`WorldContacts`] forgets it when
+///   it is given another world, and a new particle starts with none.
+///
+/// [`WorldContacts`]: crate::verlet::WorldContacts
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ContactMemo {
+    /// The contact hint.
+    pub resting_on: u16,
+    /// Where the still sphere was last found clear of the world.
+    pub clear_at: Vec3,
+}
+
+/// A position no particle takes (beyond every world's and the solver's
+/// limits): `ContactMemo::clear_at` before anywhere was found clear.
+pub const NOWHERE: Vec3 = Vec3::from_raw(i32::MIN, i32::MIN, i32::MIN);
+
+impl ContactMemo {
+    /// Nothing remembered.
+    pub const NONE: ContactMemo = ContactMemo {
+        resting_on: NO_TRIANGLE,
+        clear_at: NOWHERE,
+    };
+}
+
 /// Candidate triangles gathered once per particle (more fall back to a
 /// tree query per sweep).
 pub const CANDIDATES: usize = 48;
@@ -110,9 +151,9 @@ fn clamped_motion(prev: Vec3, cur: Vec3) -> Vec3 {
 /// rounds (bit for bit what the loop gives; most particles of a
 /// tumbling crowd are in the air).
 #[inline]
-pub fn free_step(prev: &Vec3, cur: &mut Vec3, resting_on: &mut u16) {
+pub fn free_step(prev: &Vec3, cur: &mut Vec3, memo: &mut ContactMemo) {
     *cur = *prev + clamped_motion(*prev, *cur);
-    *resting_on = NO_TRIANGLE;
+    memo.resting_on = NO_TRIANGLE;
 }
 
 /// The box every sweep of `resolve_among` stays in: every position of
@@ -163,7 +204,7 @@ pub fn gather_candidates(
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn resolve_with<S, P>(
     world: &CollisionWorld,
-    resting_on: Option<&mut u16>,
+    memo: Option<&mut ContactMemo>,
     prev: &mut Vec3,
     cur: &mut Vec3,
     radius: Fx1,
@@ -178,9 +219,7 @@ where
     let mut cand = [0u16; CANDIDATES];
     let count = gather_candidates(world, *prev, *cur, radius, &mut cand);
     let cand = (count <= CANDIDATES).then(|| &cand[..count]);
-    resolve_among(
-        world, cand, resting_on, prev, cur, radius, friction, narrow, path,
-    )
+    resolve_among(world, cand, memo, prev, cur, radius, friction, narrow, path)
 }
 
 /// The narrow phase of one particle: sweeps and responds, as
@@ -188,21 +227,25 @@ where
 /// [`gather_candidates`] found for this same `prev`/`cur`/`radius`
 /// (`None`: there were too many to hold, query the tree per sweep).
 ///
-/// `resting_on` is the particle's contact hint: the triangle whose face
-/// it rested on after its last step ([`NO_TRIANGLE`]: none), rewritten
-/// for the next. While the particle still rests on that face
+/// `memo` is what the particle's last steps left for this one
+/// ([`ContactMemo`]), rewritten for the next. Its contact hint names the
+/// triangle whose face the particle rested on after its last step. While
+/// the particle still rests on that face
 /// ([`rests_on`]), the first round's contact is taken as that face's
 /// resting contact without sweeping every candidate: the sweep would find
 /// the same face, within two skins' travel of the start, and the response
 /// would keep the particle still the same way (at the edge of
 /// [`RESTING_GAP`](super::sweep::RESTING_GAP), a raw step or so from
 /// where the sweep's contact would have put it); what else the motion
-/// meets, the next round's sweep of the projected motion finds.
+/// meets, the next round's sweep of the projected motion finds. A round
+/// whose sphere stands still (a friction-stuck particle's second round,
+/// every round of a settling one) where the memo found it clear is not
+/// swept: it would find nothing again.
 #[inline]
 pub fn collide_particle_among(
     world: &CollisionWorld,
     cand: Option<&[u16]>,
-    resting_on: &mut u16,
+    memo: &mut ContactMemo,
     prev: &mut Vec3,
     cur: &mut Vec3,
     radius: Fx1,
@@ -211,7 +254,7 @@ pub fn collide_particle_among(
     resolve_among(
         world,
         cand,
-        Some(resting_on),
+        Some(memo),
         prev,
         cur,
         radius,
@@ -226,7 +269,7 @@ pub fn collide_particle_among(
 fn resolve_among<S, P>(
     world: &CollisionWorld,
     cand: Option<&[u16]>,
-    resting_on: Option<&mut u16>,
+    mut memo: Option<&mut ContactMemo>,
     prev: &mut Vec3,
     cur: &mut Vec3,
     radius: Fx1,
@@ -256,19 +299,27 @@ where
         };
         // Each finder keeps the earliest contact in `best`, in place.
         let mut best: Option<Contact> = None;
-        let hinted = match resting_on.as_deref() {
-            Some(&h) if round == 0 && h != NO_TRIANGLE => {
-                resting_contact(world, h, &sweep, &mut best)
+        let hinted = match memo.as_deref() {
+            Some(m) if round == 0 && m.resting_on != NO_TRIANGLE => {
+                resting_contact(world, m.resting_on, &sweep, &mut best)
             }
             _ => false,
         };
+        let still = start == end;
         if hinted {
             // The hinted face's resting contact stands for the round.
-        } else if let Some(cand) = cand {
-            first_hit(world, cand, &sweep, &narrow, &mut best);
+        } else if still && memo.as_deref().is_some_and(|m| m.clear_at == start) {
+            // Found clear here before: nothing to meet.
         } else {
-            let (lo, hi) = CollisionWorld::swept_box(start, end, radius);
-            world.for_each_in_box(lo, hi, |ix| consider(world, ix, &sweep, &narrow, &mut best));
+            if let Some(cand) = cand {
+                first_hit(world, cand, &sweep, &narrow, &mut best);
+            } else {
+                let (lo, hi) = CollisionWorld::swept_box(start, end, radius);
+                world.for_each_in_box(lo, hi, |ix| consider(world, ix, &sweep, &narrow, &mut best));
+            }
+            if let (true, None, Some(m)) = (still, &best, memo.as_deref_mut()) {
+                m.clear_at = start;
+            }
         }
         let Some(contact) = best else { break };
         let is_first = first.is_none();
@@ -314,8 +365,8 @@ where
     path(end);
     *cur = end;
     *prev = end - vel;
-    if let Some(hint) = resting_on {
-        *hint = rest;
+    if let Some(m) = memo {
+        m.resting_on = rest;
     }
     first
 }

@@ -593,8 +593,11 @@ fn edge_overlap(
 }
 
 /// Vertex `i` of [`sweep_features`], the start within `bound` of it per
-/// axis: keeps an earlier contact in `best`.
+/// axis: keeps an earlier contact in `best`. Cold, so that it stays in
+/// main RAM (`.text.unlikely`) and the Verlet ITCM overlay keeps its room
+/// for the every-step code: about one sweep in ten calls it.
 #[allow(clippy::too_many_arguments)]
+#[cold]
 #[inline(never)]
 fn sweep_vertex(
     tri: &Triangle,

@@ -27,7 +27,7 @@
 //! FX1 leaves out (`super::constraints`), so that its corrections'
 //! velocities are exact to a micrometre a step too.
 
-use crate::collision::resolve::NO_TRIANGLE;
+use crate::collision::resolve::{ContactMemo, NOWHERE};
 use crate::divsqrt::div_auto;
 use crate::fx::{Fx1, Vec3};
 
@@ -62,11 +62,14 @@ pub struct Particles<const N: usize> {
     free_inv_mass: [Fx1; N],
     mass: [Fx1; N],
     radius: [Fx1; N],
-    /// Each particle's contact hint for the world's narrow phase: the
-    /// triangle whose face it rested on after its last step
-    /// (`collision::resolve::NO_TRIANGLE`: none). Only a hint: the narrow
-    /// phase checks it against the geometry before using it.
-    resting_on: [u16; N],
+    /// What each particle's narrow phase remembers between steps (its
+    /// contact hint, where it was found clear: `ContactMemo`); where it
+    /// was found clear is about the world `memo_world` names
+    /// (`WorldContacts::narrow_phase`).
+    memo: [ContactMemo; N],
+    /// The world the memos are about: its triangles' address and count
+    /// (`(0, 0)`: none yet).
+    memo_world: (usize, usize),
     /// The substep count the implied velocities are per.
     substeps: u8,
 }
@@ -89,7 +92,8 @@ impl<const N: usize> Particles<N> {
             free_inv_mass: [Fx1::ZERO; N],
             mass: [Fx1::ZERO; N],
             radius: [Fx1::ZERO; N],
-            resting_on: [NO_TRIANGLE; N],
+            memo: [ContactMemo::NONE; N],
+            memo_world: (0, 0),
             substeps: 1,
         }
     }
@@ -105,7 +109,7 @@ impl<const N: usize> Particles<N> {
         self.cur[i] = position;
         self.prev[i] = position;
         self.rem[i] = [0; 3];
-        self.resting_on[i] = NO_TRIANGLE;
+        self.memo[i] = ContactMemo::NONE;
         self.inv_mass[i] = inv_mass;
         self.free_inv_mass[i] = inv_mass;
         self.mass[i] = mass;
@@ -348,11 +352,11 @@ impl<const N: usize> Particles<N> {
     }
 
     /// [`Particles::for_each_free`], also handing out each particle's
-    /// contact hint (see the field `resting_on`).
+    /// narrow-phase memo (see the field `memo`).
     #[inline]
     pub(crate) fn for_each_free_resting(
         &mut self,
-        mut f: impl FnMut(usize, &mut Vec3, &mut Vec3, Fx1, &mut u16),
+        mut f: impl FnMut(usize, &mut Vec3, &mut Vec3, Fx1, &mut ContactMemo),
     ) {
         for i in 0..self.len {
             if self.inv_mass[i] != Fx1::ZERO {
@@ -361,9 +365,23 @@ impl<const N: usize> Particles<N> {
                     &mut self.prev[i],
                     &mut self.cur[i],
                     self.radius[i],
-                    &mut self.resting_on[i],
+                    &mut self.memo[i],
                 );
             }
+        }
+    }
+
+    /// Forgets where the memos found the world clear unless they are
+    /// about `world` (its triangles' address and count), and keeps `world`
+    /// as the memos' world. The contact hints stay: the narrow phase
+    /// checks them against whatever world it is given.
+    #[inline]
+    pub(crate) fn memos_for(&mut self, world: (usize, usize)) {
+        if self.memo_world != world {
+            for m in &mut self.memo {
+                m.clear_at = NOWHERE;
+            }
+            self.memo_world = world;
         }
     }
 

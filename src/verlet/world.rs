@@ -137,14 +137,17 @@ impl<const N: usize> WorldContacts<N> {
         friction: Fx1,
     ) -> usize {
         let mut touching = 0;
-        p.for_each_free_resting(|i, prev, cur, radius, resting_on| {
+        // The memos are about one world (the address and count of its
+        // triangles; the DS's worlds are statics).
+        p.memos_for((world.tris.as_ptr() as usize, world.tris.len()));
+        p.for_each_free_resting(|i, prev, cur, radius, memo| {
             let n = self.count[i] as usize;
             if n == 0 {
-                free_step(prev, cur, resting_on);
+                free_step(prev, cur, memo);
                 return;
             }
             let cand = (n <= CANDIDATES).then(|| &self.ids[i][..n]);
-            touching += collide_particle_among(world, cand, resting_on, prev, cur, radius, friction)
+            touching += collide_particle_among(world, cand, memo, prev, cur, radius, friction)
                 .is_some() as usize;
         });
         touching

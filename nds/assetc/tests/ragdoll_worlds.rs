@@ -7,12 +7,12 @@
 
 use std::path::Path;
 
-use assetc::kdtree_build::{compile_obj, CompiledWorld};
+use assetc::kdtree_build::{build_world_from_triangles, compile_obj, CompiledWorld};
 use dsphys::collision::resolve::NO_TRIANGLE;
 use dsphys::collision::{collide_particle_hinted, CollisionWorld};
 use dsphys::fx::{Fx1, Vec3};
 use dsphys::scenario::{arena_drop, stairs_drop, step_in_world, WORLD_FRICTION};
-use dsphys::verlet::{Ragdoll, Settings, WorldContacts};
+use dsphys::verlet::{ParticleDef, Ragdoll, RagdollDef, Settings, WorldContacts};
 
 #[path = "../../../examples/support/humanoid_sticks.rs"]
 mod humanoid_sticks;
@@ -102,6 +102,95 @@ fn two_phases_equal_collide_particle_bit_for_bit() {
         }
         assert!(frames > 100, "{name}: asleep after {frames} frames");
     }
+}
+
+/// Where the narrow phase found a still sphere clear, it does not sweep
+/// it there again (`ContactMemo::clear_at`): that changes nothing. A
+/// ragdoll stepped alternately in two copies of the world (so that it
+/// forgets every step where it was found clear, and sweeps every still
+/// sphere) equals one stepped in one world, bit for bit, through the
+/// landing, the rest, the settling and the sleep, and after the kicks
+/// that wake it.
+#[test]
+fn skipping_still_spheres_found_clear_changes_nothing() {
+    for (name, start) in [
+        ("stairs", stairs_drop as fn() -> Ragdoll),
+        ("arena", arena_drop),
+    ] {
+        let (w, copy) = (world(name), world(name));
+        let (w, copy) = (w.world(), copy.world());
+        let mut a = start();
+        let mut b = start();
+        let mut contacts = WorldContacts::new();
+        let mut slept = 0;
+        for frame in 0..600 {
+            dsphys::scenario::kick_every(&mut a, frame, 200);
+            dsphys::scenario::kick_every(&mut b, frame, 200);
+            step_in_world(&mut a, &w, &mut contacts);
+            step_in_world(
+                &mut b,
+                if frame % 2 == 0 { &w } else { &copy },
+                &mut contacts,
+            );
+            assert_eq!(
+                a.state_hash(),
+                b.state_hash(),
+                "{name}: frame {frame} differs"
+            );
+            slept += a.is_asleep() as u32;
+        }
+        assert!(slept > 100, "{name}: asleep only {slept} frames");
+    }
+}
+
+/// Where a still sphere was found clear is about one world: stepped in
+/// another, its spheres are swept again. A lone sphere (a one-particle
+/// ragdoll) settles on a floor at y = 0, every settling step still and
+/// found clear; given the same floor 3 cm higher, it is pushed out of it
+/// (had it kept where it was found clear, it would not be swept and would
+/// stay 3 cm deep).
+#[test]
+fn a_new_world_forgets_where_spheres_were_found_clear() {
+    let floor = |y: f64| {
+        build_world_from_triangles(&[
+            [[-10.0, y, -10.0], [-10.0, y, 10.0], [10.0, y, 10.0]],
+            [[-10.0, y, -10.0], [10.0, y, 10.0], [10.0, y, -10.0]],
+        ])
+    };
+    let (low, high) = (floor(0.0), floor(0.03));
+    let (low, high) = (low.world(), high.world());
+    let radius = Fx1::from_raw(410); // 0.1 m
+    let particles = [ParticleDef::new(
+        "ball",
+        Vec3::new(Fx1::ZERO, Fx1::from_raw(1024), Fx1::ZERO),
+        Fx1::ONE,
+        Fx1::ONE,
+        radius,
+    )];
+    let def = RagdollDef {
+        name: "ball",
+        particles: &particles,
+        constraints: &[],
+    };
+    let mut r = Ragdoll::new(&def, Vec3::ZERO);
+    let mut contacts = WorldContacts::new();
+    let mut frames = 0;
+    while !r.is_settling() {
+        step_in_world(&mut r, &low, &mut contacts);
+        frames += 1;
+        assert!(frames < 600 && !r.is_asleep(), "never settled");
+    }
+    for _ in 0..3 {
+        step_in_world(&mut r, &low, &mut contacts);
+    }
+    assert!(r.is_settling() && !r.is_asleep());
+    let resting = r.positions()[0].y;
+    step_in_world(&mut r, &high, &mut contacts);
+    let y = r.positions()[0].y;
+    assert!(
+        y.to_f64() >= 0.03 + radius.to_f64(),
+        "resting at {resting:?}, then at {y:?}: in the new floor"
+    );
 }
 
 struct Drop {
