@@ -223,7 +223,7 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
     ) {
         self.step_touching(settings, timer, |r, t| {
             timed(t, StepPhase::BroadPhase, |_| {
-                contacts.broad_phase(world, &r.particles)
+                contacts.broad_phase_kept(world, &r.particles)
             });
             let touching = timed(t, StepPhase::NarrowPhase, |_| {
                 contacts.narrow_phase(world, &mut r.particles, friction)

@@ -5,8 +5,11 @@
 //! all of them gathers the ragdoll's triangles, then each particle keeps
 //! those whose bounds overlap its own box (a tree query per particle cost
 //! ten times more on the DS: `make pcprofile`). Same triangles, in the
-//! same (tree) order, as a query per particle would give. The
-//! **narrow phase** sweeps each particle's sphere against its own
+//! same (tree) order, as a query per particle would give. A ragdoll that
+//! keeps its `WorldContacts` to itself ([`Ragdoll::step_in_world`]) keeps
+//! each particle's list while its reach box stays inside the box the
+//! list was gathered for (the reach box and a margin): a particle lying
+//! still gathers nothing. The **narrow phase** sweeps each particle's sphere against its own
 //! candidates, responds (slide, friction) and sweeps the rest of the
 //! motion. Split so that the profiler can time each; the result is the
 //! same, bit for bit, as calling [`collide_particle`] per particle (one
@@ -15,11 +18,10 @@
 //! checks.
 //!
 //! [`reach_box`]: crate::collision::resolve::reach_box
+//! [`Ragdoll::step_in_world`]: super::Ragdoll::step_in_world
 //! [`collide_particle`]: crate::collision::collide_particle
 
-use crate::collision::resolve::{
-    collide_particle_among, free_step, gather_candidates, reach_box, CANDIDATES,
-};
+use crate::collision::resolve::{collide_particle_among, free_step, reach_box, CANDIDATES};
 use crate::collision::CollisionWorld;
 use crate::fx::{Fx1, Vec3};
 
@@ -29,14 +31,49 @@ use super::particles::Particles;
 /// back to a tree query per particle.
 pub const RAGDOLL_CANDIDATES: usize = 192;
 
-/// The broad phase's results for up to `N` particles: 96 bytes each, plus
-/// the ragdoll's triangles (384 bytes).
+/// How far beyond a particle's reach box its list of triangles is
+/// gathered (raw FX1 on each side: 2 cm), so that the list serves the
+/// next steps while their reach boxes stay inside (a particle lying
+/// still, or rolling slowly).
+pub const LIST_MARGIN: i32 = 82;
+
+/// A box of raw FX1 bounds, `lo` then `hi` (empty: `lo > hi`).
+type RawBox = ([i32; 3], [i32; 3]);
+
+/// True when `b` is empty on its first axis (the box around no box).
+#[inline(always)]
+fn lo_above_hi(b: &RawBox) -> bool {
+    b.0[0] > b.1[0]
+}
+
+/// The box no reach box lies inside.
+const NO_BOX: RawBox = ([i32::MAX; 3], [i32::MIN; 3]);
+
+/// The broad phase's results for up to `N` particles, and what they were
+/// gathered for, so that a ragdoll stepping with the same
+/// `WorldContacts` ([`WorldContacts::broad_phase_kept`]) keeps a
+/// particle's list while its reach box stays inside the box the list was
+/// gathered for. About 124 bytes a particle plus the ragdoll's triangles
+/// (384 bytes). A crowd shares one and gathers every list every step
+/// ([`WorldContacts::broad_phase`]).
 #[derive(Clone, Debug)]
 pub struct WorldContacts<const N: usize = 16> {
     /// Triangles found per particle; more than [`CANDIDATES`] means the
     /// narrow phase queries the tree itself (a particle in a dense spot).
     count: [u16; N],
     ids: [[u16; CANDIDATES]; N],
+    /// The box each particle's list holds every triangle of (its bounds
+    /// overlapping), in tree order, when `lists_kept`.
+    listed: [RawBox; N],
+    /// True when the last broad phase kept or gathered lists for the
+    /// boxes in `listed` (false after one gathered exact lists).
+    lists_kept: bool,
+    /// The world the lists are about (its triangles' address and count:
+    /// a list serves only there) and whose particles they were gathered
+    /// for (an address: a list serves any particle whose reach box lies
+    /// inside its box, but another ragdoll's seldom does, so a new owner
+    /// gathers them all).
+    owner: (usize, usize, usize),
     /// The triangles near the whole ragdoll, in tree order.
     near: [u16; RAGDOLL_CANDIDATES],
 }
@@ -53,21 +90,28 @@ impl<const N: usize> WorldContacts<N> {
         WorldContacts {
             count: [0; N],
             ids: [[0; CANDIDATES]; N],
+            listed: [NO_BOX; N],
+            lists_kept: false,
+            owner: (0, 0, 0),
             near: [0; RAGDOLL_CANDIDATES],
         }
     }
 
     /// The broad phase: the candidate triangles of every free particle's
-    /// step from `prev` to `cur`.
+    /// step from `prev` to `cur`, gathered for its reach box. Every list
+    /// is gathered every step (what a crowd sharing one `WorldContacts`
+    /// needs); see [`WorldContacts::broad_phase_kept`] for one ragdoll.
     #[inline(never)]
     pub fn broad_phase(&mut self, world: &CollisionWorld, p: &Particles<N>) {
+        const { assert!(N <= 64, "the broad phase's masks hold 64 particles") };
+        // Whatever `listed` says, these lists are for other boxes.
+        self.lists_kept = false;
         let (cur, prev, radius) = (p.positions(), p.prev_positions(), p.radii());
-        let w = p.inv_masses();
         // Raw FX1 reach boxes of the free particles (pinned ones get an
         // empty box), and the box around them all.
         let mut boxes = [([i32::MAX; 3], [i32::MIN; 3]); N];
         let (mut lo, mut hi) = ([i32::MAX; 3], [i32::MIN; 3]);
-        for (i, (b, &wi)) in boxes.iter_mut().zip(w).enumerate() {
+        for (i, (b, &wi)) in boxes.iter_mut().zip(p.inv_masses()).enumerate() {
             if wi != Fx1::ZERO {
                 let (a, c) = reach_box(prev[i], cur[i], radius[i]);
                 *b = (a.raw(), c.raw());
@@ -77,10 +121,80 @@ impl<const N: usize> WorldContacts<N> {
                 }
             }
         }
-        if lo[0] > hi[0] {
-            self.count = [0; N]; // every particle pinned
+        // Every count is written (a pinned particle's empty box finds
+        // nothing).
+        self.gather(world, &boxes, u64::MAX, (lo, hi));
+    }
+
+    /// [`WorldContacts::broad_phase`] for a ragdoll that keeps this
+    /// `WorldContacts` to itself: when the same particles stepped last,
+    /// in the same world, a particle whose reach box lies inside the box
+    /// its list was gathered for keeps the list. Every triangle the step
+    /// can meet is in it, in tree order, and the narrow phase tests each
+    /// against each sweep's box, so the same triangles meet the same
+    /// sweeps as with a list gathered for the reach box itself: the
+    /// results are the same, bit for bit. The others gather theirs for
+    /// their reach box grown by [`LIST_MARGIN`]. (Whose particles and
+    /// which world are told apart by address, to save time only: a list
+    /// serves any particle whose reach box lies inside its box.)
+    #[inline(never)]
+    pub fn broad_phase_kept(&mut self, world: &CollisionWorld, p: &Particles<N>) {
+        const { assert!(N <= 64, "the broad phase's masks hold 64 particles") };
+        let owner = (
+            world.tris.as_ptr() as usize,
+            world.tris.len(),
+            p as *const Particles<N> as usize,
+        );
+        let check = owner == self.owner && self.lists_kept;
+        self.owner = owner;
+        self.lists_kept = true;
+        let (cur, prev, radius) = (p.positions(), p.prev_positions(), p.radii());
+        let m = LIST_MARGIN;
+        // Raw FX1 boxes of the particles that need a list (bit i; the
+        // others' boxes are empty), and the box around them.
+        let mut boxes = [([i32::MAX; 3], [i32::MIN; 3]); N];
+        let (mut lo, mut hi) = ([i32::MAX; 3], [i32::MIN; 3]);
+        let mut need = 0u64;
+        for (i, (b, &wi)) in boxes.iter_mut().zip(p.inv_masses()).enumerate() {
+            if wi == Fx1::ZERO {
+                self.count[i] = 0; // pinned: never collides
+                continue;
+            }
+            let (a, c) = reach_box(prev[i], cur[i], radius[i]);
+            let (a, c) = (a.raw(), c.raw());
+            let (la, lc) = &self.listed[i];
+            let inside = (0..3).all(|k| la[k] <= a[k] && c[k] <= lc[k]);
+            if check && inside && self.count[i] as usize <= CANDIDATES {
+                continue;
+            }
+            need |= 1 << i;
+            *b = (
+                [a[0] - m, a[1] - m, a[2] - m],
+                [c[0] + m, c[1] + m, c[2] + m],
+            );
+            self.listed[i] = *b;
+            for k in 0..3 {
+                lo[k] = lo[k].min(b.0[k]);
+                hi[k] = hi[k].max(b.1[k]);
+            }
+        }
+        self.gather(world, &boxes, need, (lo, hi));
+    }
+
+    /// The lists of the particles in `need` (bit i) for their `boxes`
+    /// (the others' boxes empty), `around` them all: one tree query for
+    /// that, then each near triangle's stored bounds against each box.
+    #[inline(always)]
+    fn gather(&mut self, world: &CollisionWorld, boxes: &[RawBox; N], need: u64, around: RawBox) {
+        if lo_above_hi(&around) {
+            // No box: every particle pinned, or every list kept. (A
+            // pinned particle's count is 0 already.)
+            if need == u64::MAX {
+                self.count = [0; N];
+            }
             return;
         }
+        let (lo, hi) = around;
         let (lo, hi) = (
             Vec3::from_raw(lo[0], lo[1], lo[2]),
             Vec3::from_raw(hi[0], hi[1], hi[2]),
@@ -93,20 +207,11 @@ impl<const N: usize> WorldContacts<N> {
             near += 1;
         });
         if near > RAGDOLL_CANDIDATES {
-            // A dense spot: each particle queries the tree itself.
-            for (i, &wi) in w.iter().enumerate() {
-                self.count[i] = if wi == Fx1::ZERO {
-                    0
-                } else {
-                    let n = gather_candidates(world, prev[i], cur[i], radius[i], &mut self.ids[i]);
-                    n.min(u16::MAX as usize) as u16
-                };
-            }
+            self.gather_each(world, boxes, need);
             return;
         }
-        // Each near triangle's stored bounds against every particle's
-        // box. Triangles outer, in tree order, so that each particle's
-        // list is in tree order.
+        // Triangles outer, in tree order, so that each particle's list is
+        // in tree order.
         let mut count = [0usize; N];
         for &ix in &self.near[..near] {
             let tri = &world.tris[ix as usize];
@@ -119,8 +224,35 @@ impl<const N: usize> WorldContacts<N> {
                 }
             }
         }
-        for (c, n) in self.count.iter_mut().zip(count) {
-            *c = n as u16;
+        for (i, c) in count.iter().enumerate() {
+            if need >> i & 1 != 0 {
+                self.count[i] = *c as u16;
+            }
+        }
+    }
+
+    /// A dense spot (more near triangles than the ragdoll's list holds):
+    /// each particle that needs a list queries the tree for its box.
+    /// Cold: out of the ITCM overlay.
+    #[cold]
+    #[inline(never)]
+    fn gather_each(&mut self, world: &CollisionWorld, boxes: &[RawBox; N], need: u64) {
+        for (i, &(a, c)) in boxes.iter().enumerate() {
+            if need >> i & 1 == 0 {
+                continue;
+            }
+            let (a, c) = (
+                Vec3::from_raw(a[0], a[1], a[2]),
+                Vec3::from_raw(c[0], c[1], c[2]),
+            );
+            let (ids, mut n) = (&mut self.ids[i], 0usize);
+            world.for_each_in_box(a, c, |ix| {
+                if let Some(slot) = ids.get_mut(n) {
+                    *slot = ix as u16;
+                }
+                n += 1;
+            });
+            self.count[i] = n.min(u16::MAX as usize) as u16;
         }
     }
 
