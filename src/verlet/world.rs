@@ -103,7 +103,7 @@ impl<const N: usize> WorldContacts<N> {
     /// needs); see [`WorldContacts::broad_phase_kept`] for one ragdoll.
     #[inline(never)]
     pub fn broad_phase(&mut self, world: &CollisionWorld, p: &Particles<N>) {
-        const { assert!(N <= 64, "the broad phase's masks hold 64 particles") };
+        const { assert!(N <= 32, "the broad phase's masks hold 32 particles") };
         // Whatever `listed` says, these lists are for other boxes.
         self.lists_kept = false;
         let (cur, prev, radius) = (p.positions(), p.prev_positions(), p.radii());
@@ -123,7 +123,7 @@ impl<const N: usize> WorldContacts<N> {
         }
         // Every count is written (a pinned particle's empty box finds
         // nothing).
-        self.gather(world, &boxes, u64::MAX, (lo, hi));
+        self.gather(world, &boxes, u32::MAX, (lo, hi));
     }
 
     /// [`WorldContacts::broad_phase`] for a ragdoll that keeps this
@@ -139,7 +139,7 @@ impl<const N: usize> WorldContacts<N> {
     /// serves any particle whose reach box lies inside its box.)
     #[inline(never)]
     pub fn broad_phase_kept(&mut self, world: &CollisionWorld, p: &Particles<N>) {
-        const { assert!(N <= 64, "the broad phase's masks hold 64 particles") };
+        const { assert!(N <= 32, "the broad phase's masks hold 32 particles") };
         let owner = (
             world.tris.as_ptr() as usize,
             world.tris.len(),
@@ -154,7 +154,7 @@ impl<const N: usize> WorldContacts<N> {
         // others' boxes are empty), and the box around them.
         let mut boxes = [([i32::MAX; 3], [i32::MIN; 3]); N];
         let (mut lo, mut hi) = ([i32::MAX; 3], [i32::MIN; 3]);
-        let mut need = 0u64;
+        let mut need = 0u32;
         for (i, (b, &wi)) in boxes.iter_mut().zip(p.inv_masses()).enumerate() {
             if wi == Fx1::ZERO {
                 self.count[i] = 0; // pinned: never collides
@@ -185,11 +185,11 @@ impl<const N: usize> WorldContacts<N> {
     /// (the others' boxes empty), `around` them all: one tree query for
     /// that, then each near triangle's stored bounds against each box.
     #[inline(always)]
-    fn gather(&mut self, world: &CollisionWorld, boxes: &[RawBox; N], need: u64, around: RawBox) {
+    fn gather(&mut self, world: &CollisionWorld, boxes: &[RawBox; N], need: u32, around: RawBox) {
         if lo_above_hi(&around) {
             // No box: every particle pinned, or every list kept. (A
             // pinned particle's count is 0 already.)
-            if need == u64::MAX {
+            if need == u32::MAX {
                 self.count = [0; N];
             }
             return;
@@ -236,7 +236,7 @@ impl<const N: usize> WorldContacts<N> {
     /// Cold: out of the ITCM overlay.
     #[cold]
     #[inline(never)]
-    fn gather_each(&mut self, world: &CollisionWorld, boxes: &[RawBox; N], need: u64) {
+    fn gather_each(&mut self, world: &CollisionWorld, boxes: &[RawBox; N], need: u32) {
         for (i, &(a, c)) in boxes.iter().enumerate() {
             if need >> i & 1 == 0 {
                 continue;
