@@ -37,6 +37,10 @@ pub const RAGDOLL_CANDIDATES: usize = 192;
 /// still, or rolling slowly).
 pub const LIST_MARGIN: i32 = 82;
 
+/// The count of a pinned particle, which has no list: more than
+/// [`CANDIDATES`], so that a kept list is never taken for it.
+const UNLISTED: u16 = u16::MAX;
+
 /// A box of raw FX1 bounds, `lo` then `hi` (empty: `lo > hi`).
 type RawBox = ([i32; 3], [i32; 3]);
 
@@ -157,7 +161,9 @@ impl<const N: usize> WorldContacts<N> {
         let mut need = 0u32;
         for (i, (b, &wi)) in boxes.iter_mut().zip(p.inv_masses()).enumerate() {
             if wi == Fx1::ZERO {
-                self.count[i] = 0; // pinned: never collides
+                // Pinned: never collides; no list, so that one is
+                // gathered again once it is free.
+                self.count[i] = UNLISTED;
                 continue;
             }
             let (a, c) = reach_box(prev[i], cur[i], radius[i]);
@@ -252,7 +258,7 @@ impl<const N: usize> WorldContacts<N> {
                 }
                 n += 1;
             });
-            self.count[i] = n.min(u16::MAX as usize) as u16;
+            self.count[i] = n.min(UNLISTED as usize - 1) as u16;
         }
     }
 
@@ -286,8 +292,12 @@ impl<const N: usize> WorldContacts<N> {
     }
 
     /// Candidates the broad phase found for particle `i` (for tests and
-    /// the profiler's statistics).
+    /// the profiler's statistics; none for a pinned one).
     pub fn candidates(&self, i: usize) -> usize {
-        self.count[i] as usize
+        if self.count[i] == UNLISTED {
+            0
+        } else {
+            self.count[i] as usize
+        }
     }
 }
