@@ -73,13 +73,30 @@ def run(rom: str) -> list[tuple[str, bool, str]]:
     win = None
     try:
         wait_for("Xvfb", lambda: os.path.exists(f"/tmp/.X11-unix/X{display[1:]}"), 20)
+        # The socket appears before the server answers: wait until it
+        # does, so that the window's first connection is not refused.
+        wait_for("Xvfb to answer", lambda: xdo(display, "getdisplaygeometry"), 20)
         # The path `make run` takes on a desktop: run.py's window mode.
         win = subprocess.Popen(
             [sys.executable, os.path.join(RUNNER_DIR, "run.py"), "--rom", rom, "--mode", "window",
              "--window-status", status, "--screenshots", shots, "--frames", "5000"],
             env={**os.environ, "DISPLAY": display}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             text=True)
-        wid = wait_for("the window", lambda: xdo(display, "search", "--class", WM_CLASS).split("\n")[0])
+        def window_or_exit() -> str:
+            # A window that never opens because run.py stopped: say why
+            # (2026-11-28, a fresh clone's `make test` waited 60 s for a
+            # window that opened in 4 s when run again).
+            if win.poll() is not None:
+                raise CheckError(f"run.py exited ({win.returncode}) before its window opened:\n"
+                                 f"{win.stdout.read()[-2000:]}")
+            return xdo(display, "search", "--class", WM_CLASS).split("\n")[0]
+        try:
+            wid = wait_for("the window", window_or_exit)
+        except CheckError as e:
+            if win.poll() is None:
+                win.kill()
+                raise CheckError(f"{e}; run.py said:\n{win.communicate()[0][-2000:]}") from e
+            raise
         xdo(display, "windowactivate", "--sync", wid)
         live = lambda: read_status(status).get("live", {})  # noqa: E731
         wait_for("the ROM's first figures", lambda: "scene" in live())
