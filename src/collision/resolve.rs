@@ -187,14 +187,7 @@ pub fn gather_candidates(
     out: &mut [u16],
 ) -> usize {
     let (lo, hi) = reach_box(prev, cur, radius);
-    let mut count = 0usize;
-    world.for_each_in_box(lo, hi, |ix| {
-        if let Some(slot) = out.get_mut(count) {
-            *slot = ix as u16;
-        }
-        count += 1;
-    });
-    count
+    world.list_in_box(lo, hi, out)
 }
 
 /// The resolve loop, generic over the narrow phase (the tracked sweep or

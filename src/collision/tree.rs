@@ -99,6 +99,29 @@ pub struct CollisionWorld<'a> {
 }
 
 impl<'a> CollisionWorld<'a> {
+    /// The world's identity for what ragdolls keep between steps (the
+    /// address and count of its triangles): what was found in one world
+    /// holds only there. The DS's worlds are statics.
+    #[inline]
+    pub fn key(&self) -> (usize, usize) {
+        (self.tris.as_ptr() as usize, self.tris.len())
+    }
+
+    /// Writes the index of every triangle whose bounding box overlaps the
+    /// box `[lo, hi]` to `out`, in tree order, as far as it holds, and
+    /// returns how many there are (more than `out` holds when it is full).
+    #[inline]
+    pub fn list_in_box(&self, lo: Vec3, hi: Vec3, out: &mut [u16]) -> usize {
+        let mut n = 0usize;
+        self.for_each_in_box(lo, hi, |ix| {
+            if let Some(slot) = out.get_mut(n) {
+                *slot = ix as u16;
+            }
+            n += 1;
+        });
+        n
+    }
+
     /// Calls `f` with the index of every triangle whose bounding box
     /// overlaps the box `[lo, hi]` (inclusive), each once, in tree order.
     /// No recursion, no allocation, no products: comparisons only.

@@ -138,17 +138,15 @@ impl<const N: usize> WorldContacts<N> {
     /// against each sweep's box, so the same triangles meet the same
     /// sweeps as with a list gathered for the reach box itself: the
     /// results are the same, bit for bit. The others gather theirs for
-    /// their reach box grown by [`LIST_MARGIN`]. (Whose particles and
-    /// which world are told apart by address, to save time only: a list
-    /// serves any particle whose reach box lies inside its box.)
+    /// their reach box grown by [`LIST_MARGIN`]. Lists serve only in the
+    /// world they were gathered in ([`CollisionWorld::key`]); whose
+    /// particles they were is told by address, to save time only (a list
+    /// serves any particle whose reach box lies inside its box).
     #[inline(never)]
     pub fn broad_phase_kept(&mut self, world: &CollisionWorld, p: &Particles<N>) {
         const { assert!(N <= 32, "the broad phase's masks hold 32 particles") };
-        let owner = (
-            world.tris.as_ptr() as usize,
-            world.tris.len(),
-            p as *const Particles<N> as usize,
-        );
+        let (tris, count) = world.key();
+        let owner = (tris, count, p as *const Particles<N> as usize);
         let check = owner == self.owner && self.lists_kept;
         self.owner = owner;
         self.lists_kept = true;
@@ -193,8 +191,9 @@ impl<const N: usize> WorldContacts<N> {
     #[inline(always)]
     fn gather(&mut self, world: &CollisionWorld, boxes: &[RawBox; N], need: u32, around: RawBox) {
         if lo_above_hi(&around) {
-            // No box: every particle pinned, or every list kept. (A
-            // pinned particle's count is 0 already.)
+            // No box: every particle pinned, or every list kept (the
+            // kept path has marked the pinned ones `UNLISTED`; the exact
+            // one zeroes every count).
             if need == u32::MAX {
                 self.count = [0; N];
             }
@@ -205,6 +204,9 @@ impl<const N: usize> WorldContacts<N> {
             Vec3::from_raw(lo[0], lo[1], lo[2]),
             Vec3::from_raw(hi[0], hi[1], hi[2]),
         );
+        // `list_in_box` written out: this way the tree walk is inlined
+        // into the broad phase (through the shared `list_in_box` it was
+        // not, and the crowd's broad phase took 5 % more model cycles).
         let mut near = 0usize;
         world.for_each_in_box(lo, hi, |ix| {
             if let Some(slot) = self.near.get_mut(near) {
@@ -251,13 +253,7 @@ impl<const N: usize> WorldContacts<N> {
                 Vec3::from_raw(a[0], a[1], a[2]),
                 Vec3::from_raw(c[0], c[1], c[2]),
             );
-            let (ids, mut n) = (&mut self.ids[i], 0usize);
-            world.for_each_in_box(a, c, |ix| {
-                if let Some(slot) = ids.get_mut(n) {
-                    *slot = ix as u16;
-                }
-                n += 1;
-            });
+            let n = world.list_in_box(a, c, &mut self.ids[i]);
             self.count[i] = n.min(UNLISTED as usize - 1) as u16;
         }
     }
@@ -275,9 +271,8 @@ impl<const N: usize> WorldContacts<N> {
         friction: Fx1,
     ) -> usize {
         let mut touching = 0;
-        // The memos are about one world (the address and count of its
-        // triangles; the DS's worlds are statics).
-        p.memos_for((world.tris.as_ptr() as usize, world.tris.len()));
+        // The memos are about one world.
+        p.memos_for(world.key());
         p.for_each_free_resting(|i, prev, cur, radius, memo| {
             let n = self.count[i] as usize;
             if n == 0 {

@@ -104,6 +104,17 @@ fn two_phases_equal_collide_particle_bit_for_bit() {
     }
 }
 
+/// Steps `r` in `w` until it settles for sleep (its last frames before
+/// it sleeps, every step starting still), within 10 s.
+fn step_until_settling(r: &mut Ragdoll, w: &CollisionWorld, contacts: &mut WorldContacts) {
+    let mut frames = 0;
+    while !r.is_settling() {
+        step_in_world(r, w, contacts);
+        frames += 1;
+        assert!(frames < 600 && !r.is_asleep(), "never settled");
+    }
+}
+
 /// Where the narrow phase found a still sphere clear, it does not sweep
 /// it there again (`ContactMemo::clear_at`): that changes nothing. A
 /// ragdoll stepped alternately in two copies of the world (so that it
@@ -182,12 +193,7 @@ fn a_new_world_forgets_what_the_last_one_kept() {
     };
     let mut r = Ragdoll::new(&def, Vec3::ZERO);
     let mut contacts = WorldContacts::new();
-    let mut frames = 0;
-    while !r.is_settling() {
-        step_in_world(&mut r, &low, &mut contacts);
-        frames += 1;
-        assert!(frames < 600 && !r.is_asleep(), "never settled");
-    }
+    step_until_settling(&mut r, &low, &mut contacts);
     for _ in 0..3 {
         step_in_world(&mut r, &low, &mut contacts);
     }
@@ -219,12 +225,7 @@ fn a_freed_particle_gathers_its_list_again() {
     let w = w.world();
     let mut r = arena_drop();
     let mut contacts = WorldContacts::new();
-    let mut frames = 0;
-    while !r.is_settling() {
-        step_in_world(&mut r, &w, &mut contacts);
-        frames += 1;
-        assert!(frames < 600 && !r.is_asleep(), "never settled");
-    }
+    step_until_settling(&mut r, &w, &mut contacts);
     // The pelvis (particle 2) lies on the floor, its list kept.
     r.pin(2);
     step_in_world(&mut r, &w, &mut contacts);
