@@ -80,7 +80,9 @@ pub struct Link {
     /// `max^2` then `e` is 0 and the move nothing, as before; at a window
     /// bound it takes the approximation where it took the exact path.
     /// (`links_at_the_length_limit_hold` in `tests/verlet_constraints.rs`
-    /// checks the saturation at [`MAX_LINK_LENGTH`].)
+    /// checks the saturation at [`MAX_LINK_LENGTH`].) A link both of
+    /// whose ends are pinned has `i32::MIN` and `i32::MAX`: no length is
+    /// out of them, so the solver needs no flag to pass it by.
     min2: i32,
     max2: i32,
     /// `|d|^2` (Q24) at and above which a too-short link takes the
@@ -89,14 +91,13 @@ pub struct Link {
     /// `|d|^2` (Q24) at and below which a too-long link takes the
     /// approximation.
     max2_hi: i32,
-    /// `1 / (2 min^2)`, 1/m^2.
-    inv_2min2: Fx1,
-    /// `1 / (2 max^2)`, 1/m^2.
-    inv_2max2: Fx1,
+    /// `1 / (2 min^2)`, 1/m^2, Q20 (FX1 raw << 8, below 2^31: see
+    /// `inv_2t2`), so that the fraction is one `smlal`'s high word.
+    inv_2min2: i32,
+    /// `1 / (2 max^2)`, the same way.
+    inv_2max2: i32,
     /// `w_a / (w_a + w_b)`, the share of the correction `a` takes.
     ratio_a: Fx1,
-    /// False when both ends are pinned.
-    live: bool,
 }
 
 /// The longest length a link may hold (a stick's rest length, a range's
@@ -107,17 +108,18 @@ pub const MAX_LINK_LENGTH: Fx1 = fx!(10.0);
 /// The longest target length the approximation serves (see `project`).
 pub const APPROX_MAX_LENGTH: Fx1 = fx!(2.0);
 
-/// `1 / (2 t^2)` as FX1 (1/m^2), and whether it is usable: lengths below
-/// 1/64 m (where it would not fit FX1 finely) and above
-/// [`APPROX_MAX_LENGTH`] (so that the approximation's products fit `i32`)
-/// always take the exact path.
-fn inv_2t2(t: Fx1) -> Option<Fx1> {
-    if t < fx!(1.0 / 64.0) || t > APPROX_MAX_LENGTH {
+/// `1 / (2 t^2)` in Q20 (FX1 raw << 8; 1/m^2), and whether it is
+/// usable: lengths up to 1/64 m (where it would not fit FX1 finely, nor
+/// its Q20 `i32`) and above [`APPROX_MAX_LENGTH`] (so that the
+/// approximation's products fit `i32`) always take the exact path.
+fn inv_2t2(t: Fx1) -> Option<i32> {
+    if t <= fx!(1.0 / 64.0) || t > APPROX_MAX_LENGTH {
         return None;
     }
     let two_t2: Fx2 = (t * t) * 2;
-    // FX4 / FX2 -> FX2, then to FX1 (at most 2048 for t >= 1/64).
-    Some((Fx1::ONE.raise().raise().raise() / two_t2).lower())
+    // FX4 / FX2 -> FX2, then to FX1: below 2048 (2^23 raw) for t above
+    // 1/64, so below 2^31 in Q20.
+    Some((Fx1::ONE.raise().raise().raise() / two_t2).lower().raw() << 8)
 }
 
 impl Link {
@@ -132,13 +134,10 @@ impl Link {
             max2: i32::MAX,
             min2_lo: i32::MAX,
             max2_hi: i32::MIN,
-            inv_2min2: Fx1::ZERO,
-            inv_2max2: Fx1::ZERO,
+            inv_2min2: 0,
+            inv_2max2: 0,
             ratio_a: Fx1::ZERO,
-            live: false,
         };
-        l.min2 = q24(l.min * l.min);
-        l.max2 = q24(l.max * l.max);
         l.set_window(window);
         l.set_masses(inv_masses[l.a as usize], inv_masses[l.b as usize]);
         l
@@ -166,24 +165,29 @@ impl Link {
         }
     }
 
-    /// Recomputes the mass ratio (one division).
+    /// Recomputes the mass ratio (one division); a link both of whose
+    /// ends are pinned gets bounds that every length satisfies.
     pub fn set_masses(&mut self, w_a: Fx1, w_b: Fx1) {
         let sum = w_a + w_b;
-        self.live = sum > Fx1::ZERO;
-        self.ratio_a = if self.live {
-            w_a.div_fx1(sum)
+        let live = sum > Fx1::ZERO;
+        self.ratio_a = if live { w_a.div_fx1(sum) } else { Fx1::ZERO };
+        (self.min2, self.max2) = if live {
+            (q24(self.min * self.min), q24(self.max * self.max))
         } else {
-            Fx1::ZERO
+            (i32::MIN, i32::MAX)
         };
     }
 
     /// The exact path: moves the particles by `d (|d| - t) / |d|` (one
     /// square root, three divisions), each result kept within
     /// [`POSITION_LIMIT`]. Out of line: about 1 % of the corrections take
-    /// it.
+    /// it. It reads `d` and `|d|^2` again from `q` (as `project` did), so
+    /// that the hot loop need not keep them in memory for it.
     #[inline(never)]
-    fn project_exact(&self, q: &mut [[i32; 3]], d: [i32; 3], d2: i64, t: Fx1) {
+    fn project_exact(&self, q: &mut [[i32; 4]], t: Fx1) {
         let (ia, ib) = (self.a as usize, self.b as usize);
+        let d: [i32; 3] = core::array::from_fn(|c| q[ib][c] - q[ia][c]);
+        let d2 = d.iter().map(|&dc| dc as i64 * dc as i64).sum::<i64>();
         // Q40 -> Q20; 0 only when the particles coincide: nothing moves.
         let len = sqrt_u64(d2 as u64) as i64;
         if len == 0 {
@@ -216,49 +220,67 @@ impl Link {
     /// momenta are equal and opposite but for the shares' rounding (half
     /// a Q16 step of the fraction: `|d| 2^-17`).
     #[inline(always)]
-    fn project<const N: usize>(&self, q: &mut [[i32; 3]; N]) -> u32 {
-        if !self.live {
-            return 0;
-        }
+    fn project<const N: usize>(&self, q: &mut [[i32; 4]; N]) -> u32 {
         let (ia, ib) = (slot::<N>(self.a), slot::<N>(self.b));
         let (pa, pb) = (q[ia], q[ib]);
         // Q20; positions stay within 2^29.4 (`relax`), so below 2^30.4.
         let d = [pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]];
         // Q40, below 3 * 2^60.8 < 2^63.
         let d2 = d[0] as i64 * d[0] as i64 + d[1] as i64 * d[1] as i64 + d[2] as i64 * d[2] as i64;
-        // Q24, saturated: 2^31 Q24 is 128 m^2, beyond every window (and
-        // beyond every finite bound that fits, which `q24` saturates).
-        let d24 = (d2 >> 16).min(i32::MAX as i64) as i32;
-        // e = |d|^2 - t^2 (Q24), k = 1/(2t^2) (Q12).
+        // Q24. At and above 2^31 Q24 (128 m^2) it is beyond every window
+        // and every finite bound that fits (`q24` saturates the rest).
+        if d2 >> 47 != 0 {
+            return self.project_far(&mut q[..]);
+        }
+        let d24 = (d2 >> 16) as i32;
+        // e = |d|^2 - t^2 (Q24), k = 1/(2t^2) (Q20).
         let (e24, k) = if d24 > self.max2 {
             if d24 > self.max2_hi {
-                self.project_exact(&mut q[..], d, d2, self.max);
+                self.project_exact(&mut q[..], self.max);
                 return 2;
             }
-            (d24 - self.max2, self.inv_2max2.raw())
+            (d24 - self.max2, self.inv_2max2)
         } else if d24 < self.min2 {
             if d24 < self.min2_lo {
-                self.project_exact(&mut q[..], d, d2, self.min);
+                self.project_exact(&mut q[..], self.min);
                 return 2;
             }
-            (d24 - self.min2, self.inv_2min2.raw())
+            (d24 - self.min2, self.inv_2min2)
         } else {
             return 0;
         };
         // Inside the window |e| <= 0.9 t^2 <= 3.6 m^2 (t at most
-        // APPROX_MAX_LENGTH): Q24 below 2^26. frac = e k: Q36, rounded to
-        // Q16; |frac| <= window / 2 < 0.45, below 2^15.
-        let frac = ((e24 as i64 * k as i64 + (1 << 19)) >> 20) as i32;
+        // APPROX_MAX_LENGTH): Q24 below 2^26, so Q28 below 2^30.
+        // frac = e k: Q48, rounded to Q16 (the high word of one
+        // multiply-accumulate onto 2^31); |frac| <= window / 2 < 0.45,
+        // below 2^15.
+        let frac = ((((e24 << 4) as i64 * k as i64) + (1 << 31)) >> 32) as i32;
         // a's share: frac * ratio (Q28, below 2^27), rounded to Q16.
         let fa = (frac * self.ratio_a.raw() + (1 << 11)) >> 12;
         let fb = frac - fa;
         // Inside the window |d| <= 2 m * sqrt(1.9) < 2^21.5 Q20: each
-        // product is below 2^36.5, each move below 1.3 m.
+        // product is below 2^36.5, each move below 1.3 m. `a` first and
+        // `b` read again after (it may be `a`), so that `pb` need not
+        // stay in registers.
         for c in 0..3 {
-            q[ia][c] = plus_move(q[ia][c], d[c], fa);
+            q[ia][c] = plus_move(pa[c], d[c], fa);
+        }
+        for c in 0..3 {
             q[ib][c] = minus_move(q[ib][c], d[c], fb);
         }
         1
+    }
+
+    /// A squared length of 128 m^2 or more (the Q24 compare's
+    /// saturation): too long for every finite maximum, never too short.
+    #[cold]
+    #[inline(never)]
+    fn project_far(&self, q: &mut [[i32; 4]]) -> u32 {
+        if self.max2 == i32::MAX {
+            return 0;
+        }
+        self.project_exact(q, self.max);
+        2
     }
 }
 
@@ -268,7 +290,7 @@ impl Link {
 /// `F = f 2^16` (below 2^31), it is `(q 2^32 + 2^31 + d F) >> 32`.
 #[inline(always)]
 fn plus_move(q: i32, d: i32, f: i32) -> i32 {
-    ((((q as i64) << 32) + (1 << 31) + d as i64 * (f << 16) as i64) >> 32) as i32
+    ((((q as i64) << 32) + (1 << 31) + (f << 16) as i64 * d as i64) >> 32) as i32
 }
 
 /// `q - ((d f + 2^15) >> 16)`, the move of `b`, the same way: minus a
@@ -276,7 +298,7 @@ fn plus_move(q: i32, d: i32, f: i32) -> i32 {
 /// >> 32`.
 #[inline(always)]
 fn minus_move(q: i32, d: i32, f: i32) -> i32 {
-    ((((q as i64) << 32) + (1 << 31) - (1 << 16) + d as i64 * (-(f << 16)) as i64) >> 32) as i32
+    ((((q as i64) << 32) + (1 << 31) - (1 << 16) + (-(f << 16)) as i64 * d as i64) >> 32) as i32
 }
 
 /// `x` (FX2 raw, Q24) as an `i32`, saturated. Real bounds are at most
@@ -311,15 +333,15 @@ const fn slot<const N: usize>(i: u8) -> usize {
 /// (2^-20 m), saturated to [`POSITION_LIMIT`]. The remainder's last 4
 /// bits (below Q20) stay in `rem` for [`from_q20`].
 #[inline(always)]
-fn to_q20<const N: usize>(x: &[Vec3; N], rem: &[[i32; 3]; N]) -> [[i32; 3]; N] {
+fn to_q20<const N: usize>(x: &[Vec3; N], rem: &[[i32; 3]; N]) -> [[i32; 4]; N] {
     let lim = POSITION_LIMIT.raw();
-    let mut q = [[0; 3]; N];
-    for ((qi, xi), ri) in q.iter_mut().zip(x).zip(rem) {
-        for (c, &xc) in xi.raw().iter().enumerate() {
-            qi[c] = (xc.clamp(-lim, lim) << 8) + (ri[c] >> 4);
-        }
-    }
-    q
+    // Built element by element (no zeroing first); the fourth word is
+    // padding that makes a particle 16 bytes, one shift to address.
+    core::array::from_fn(|i| {
+        let (xi, ri) = (x[i].raw(), rem[i]);
+        let c = |c: usize| (xi[c].clamp(-lim, lim) << 8) + (ri[c] >> 4);
+        [c(0), c(1), c(2), 0]
+    })
 }
 
 /// `sum m_i q_i` per axis (FX1 raw mass times Q20: Q32 kg m), exact:
@@ -328,7 +350,7 @@ fn to_q20<const N: usize>(x: &[Vec3; N], rem: &[[i32; 3]; N]) -> [[i32; 3]; N] {
 /// 2^53.4 and 16 of them below 2^57.4. (A separate loop: summed inside
 /// the conversions' loops it cost 134 more instructions a step.)
 #[inline(always)]
-fn moment<const N: usize>(q: &[[i32; 3]; N], masses: &[Fx1; N]) -> [i64; 3] {
+fn moment<const N: usize>(q: &[[i32; 4]; N], masses: &[Fx1; N]) -> [i64; 3] {
     let mut s = [0i64; 3];
     for (qi, mi) in q.iter().zip(masses) {
         for c in 0..3 {
@@ -344,7 +366,7 @@ fn moment<const N: usize>(q: &[[i32; 3]; N], masses: &[Fx1; N]) -> [i64; 3] {
 /// again. A particle the passes did not move gets its position and a
 /// remainder in that range back as they were (but for a saturation).
 #[inline(always)]
-fn from_q20<const N: usize>(q: &[[i32; 3]; N], x: &mut [Vec3; N], rem: &mut [[i32; 3]; N]) {
+fn from_q20<const N: usize>(q: &[[i32; 4]; N], x: &mut [Vec3; N], rem: &mut [[i32; 3]; N]) {
     for ((qi, xi), ri) in q.iter().zip(x.iter_mut()).zip(rem.iter_mut()) {
         let mut p = [0; 3];
         for c in 0..3 {
@@ -387,10 +409,9 @@ const EMPTY_LINK: Link = Link {
     max2: 0,
     min2_lo: 0,
     max2_hi: 0,
-    inv_2min2: Fx1::ZERO,
-    inv_2max2: Fx1::ZERO,
+    inv_2min2: 0,
+    inv_2max2: 0,
     ratio_a: Fx1::ZERO,
-    live: false,
 };
 
 impl<const C: usize> Default for Constraints<C> {
