@@ -10,7 +10,7 @@
 mod support;
 
 use dsphys::collision::resolve::NO_TRIANGLE;
-use dsphys::collision::sweep::{rests_on, Sweep, RESTING_GAP};
+use dsphys::collision::sweep::{rests_on, rests_on_kept, RestMemo, Sweep, RESTING_GAP};
 use dsphys::collision::{
     collide_particle, collide_particle_hinted, sweep_sphere_triangle, Feature, Hit, Triangle, SKIN,
 };
@@ -164,6 +164,38 @@ fn rests_on_only_what_the_sweep_finds_resting() {
         resting > 20_000,
         "only {resting} resting sweeps: the cases miss"
     );
+}
+
+/// `rests_on_kept` answers as `rests_on` does while one memo is carried
+/// from motion to motion of the same start (short and long ones, so that
+/// the kept margin is both used and outgrown), from start to start, and
+/// between two triangles at the same start (the memo is keyed by both).
+#[test]
+fn a_kept_start_answers_as_rests_on_does() {
+    let mut rng = XorShift32::new(0x0bad_cafe);
+    let mut memo = RestMemo::NONE;
+    let (mut kept_yes, mut checked) = (0, 0);
+    for _ in 0..60_000 {
+        let (Some(a), Some(b)) = (random_triangle(&mut rng), random_triangle(&mut rng)) else {
+            continue;
+        };
+        let s = random_sweep(&mut rng, &a);
+        for _ in 0..8 {
+            let m = random_sweep(&mut rng, &a);
+            let (tri, ix) = if rng.below(8) == 0 { (&b, 1) } else { (&a, 0) };
+            let step = Sweep {
+                p1: s.p0 + (m.p1 - m.p0),
+                ..s
+            };
+            let hit = memo.tri == ix && memo.at == step.p0;
+            let kept = rests_on_kept(tri, ix, &step, &mut memo);
+            assert_eq!(kept, rests_on(tri, &step), "{tri:?} {step:?} kept {memo:?}");
+            checked += 1;
+            kept_yes += (hit && kept) as u32;
+        }
+    }
+    println!("{checked} checked, {kept_yes} answered yes from a kept start");
+    assert!(kept_yes > 20_000, "only {kept_yes}: the cases miss");
 }
 
 /// A hint that names no resting face (none, one out of range, another

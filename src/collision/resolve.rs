@@ -11,7 +11,7 @@
 
 use crate::fx::{Fx1, Fx2, Fx3, Vec3};
 
-use super::sweep::{rests_on, sweep_triangle, Contact, Feature, Hit, Sweep};
+use super::sweep::{rests_on_kept, sweep_triangle, Contact, Feature, Hit, RestMemo, Sweep};
 use super::tree::CollisionWorld;
 use super::triangle::Triangle;
 use super::{MAX_CONTACTS, MAX_STEP, SKIN};
@@ -56,7 +56,7 @@ pub fn collide_particle_hinted(
 ) -> Option<Contact> {
     let mut memo = ContactMemo {
         resting_on: *resting_on,
-        clear_at: NOWHERE,
+        ..ContactMemo::NONE
     };
     let first = resolve_with(
         world,
@@ -120,6 +120,8 @@ pub struct ContactMemo {
     pub resting_on: u16,
     /// Where the still sphere was last found clear of the world.
     pub clear_at: Vec3,
+    /// What the hint's test found of the last start ([`RestMemo`]).
+    pub rest: RestMemo,
 }
 
 /// A position no particle takes (beyond every world's and the solver's
@@ -131,6 +133,7 @@ impl ContactMemo {
     pub const NONE: ContactMemo = ContactMemo {
         resting_on: NO_TRIANGLE,
         clear_at: NOWHERE,
+        rest: RestMemo::NONE,
     };
 }
 
@@ -292,9 +295,9 @@ where
         };
         // Each finder keeps the earliest contact in `best`, in place.
         let mut best: Option<Contact> = None;
-        let hinted = match memo.as_deref() {
+        let hinted = match memo.as_deref_mut() {
             Some(m) if round == 0 && m.resting_on != NO_TRIANGLE => {
-                resting_contact(world, m.resting_on, &sweep, &mut best)
+                resting_contact(world, m.resting_on, &mut m.rest, &sweep, &mut best)
             }
             _ => false,
         };
@@ -364,7 +367,7 @@ where
     first
 }
 
-/// The resting contact with the face of triangle `hint` ([`rests_on`])
+/// The resting contact with the face of triangle `hint` ([`rests_on_kept`])
 /// at the start of `sweep`, if the sphere rests on it: at time 0, the
 /// centre where it starts. The response then keeps the sphere there and
 /// projects the motion, as for the contact the sweep would find.
@@ -373,13 +376,14 @@ where
 fn resting_contact(
     world: &CollisionWorld,
     hint: u16,
+    rest: &mut RestMemo,
     sweep: &Sweep,
     best: &mut Option<Contact>,
 ) -> bool {
     let Some(tri) = world.tris.get(hint as usize) else {
         return false;
     };
-    if !rests_on(tri, sweep) {
+    if !rests_on_kept(tri, hint, sweep, rest) {
         return false;
     }
     *best = Some(Contact {

@@ -258,6 +258,88 @@ pub fn rests_on(tri: &Triangle, s: &Sweep) -> bool {
     tri.contains_with_margin(q, vx.abs() + vy.abs() + vz.abs())
 }
 
+/// What [`rests_on`] found of one start alone, kept between steps by a
+/// particle's [`ContactMemo`](super::resolve::ContactMemo): a particle
+/// that lies still starts every step where the last one started, and
+/// only the tests of the motion are made again ([`rests_on_kept`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RestMemo {
+    /// The triangle it is about ([`NO_TRIANGLE`](super::resolve::NO_TRIANGLE):
+    /// nothing kept).
+    pub tri: u16,
+    /// The start it is about.
+    pub at: Vec3,
+    /// `s0 - r` (FX3 raw, at most [`RESTING_GAP`]: below 2^27) when the
+    /// start is in front of the plane within the resting gap, else -1.
+    pub gap: i32,
+    /// The start's touching point is inside the face by this L1 margin
+    /// ([`Triangle::contains_with_margin`], which holds for every smaller
+    /// margin once it holds for one); -1: not known.
+    pub margin: i32,
+}
+
+impl RestMemo {
+    /// Nothing kept.
+    pub const NONE: RestMemo = RestMemo {
+        tri: u16::MAX,
+        at: Vec3::ZERO,
+        gap: -1,
+        margin: -1,
+    };
+}
+
+/// The margin a kept touching point is first tested with (FX1 raw, 1.6
+/// cm), wider than a lying particle's step, so that the answer serves the
+/// next steps' motions too; a point nearer an edge is tested with the
+/// step's own margin.
+const KEPT_MARGIN: i32 = 64;
+
+/// [`rests_on`] for triangle `ix`, with what it finds of the start kept
+/// in `memo` and taken from it when the start and triangle are the same:
+/// the same answer (each test is the same; they are only made in another
+/// order), but for a still particle three products of the motion instead
+/// of the plane's distance and three edge tests. The memo holds for one
+/// world and radius (the caller forgets it with the world).
+#[inline]
+pub fn rests_on_kept(tri: &Triangle, ix: u16, s: &Sweep, memo: &mut RestMemo) -> bool {
+    let Sweep { p0, p1, r } = *s;
+    if memo.tri != ix || memo.at != p0 {
+        let r3 = Fx3::from(r); // FX3
+        let s0 = tri.signed_distance(p0); // FX3
+        let gap = if s0 < r3 || s0 > r3 + Fx3::from(RESTING_GAP) {
+            -1
+        } else {
+            (s0 - r3).raw() as i32 // at most RESTING_GAP: 2^27 FX3 raw
+        };
+        *memo = RestMemo {
+            tri: ix,
+            at: p0,
+            gap,
+            margin: -1,
+        };
+    }
+    if memo.gap < 0 {
+        return false;
+    }
+    let v = p1 - p0; // FX1
+    let sv = v.dot(tri.n.fx2()); // FX3
+    if Fx3::from_raw(memo.gap as i64) + sv >= Fx3::ZERO {
+        return false; // s0 + sv >= r: does not come within r this step
+    }
+    let [vx, vy, vz] = v.raw();
+    let l1 = vx.abs() + vy.abs() + vz.abs();
+    if l1 <= memo.margin {
+        return true;
+    }
+    let q = p0 - normal_times(tri.n.fx2(), r); // FX1: the touching point at the start
+    let wide = l1.max(KEPT_MARGIN);
+    if tri.contains_with_margin(q, wide) {
+        memo.margin = wide;
+        return true;
+    }
+    wide != l1 && tri.contains_with_margin(q, l1)
+}
+
 /// The rest of [`sweep_triangle`]: the sphere comes within `r` of the
 /// plane (`s0` and `sv` as there).
 #[inline(never)]

@@ -28,6 +28,7 @@
 //! velocities are exact to a micrometre a step too.
 
 use crate::collision::resolve::{ContactMemo, NOWHERE};
+use crate::collision::sweep::RestMemo;
 use crate::divsqrt::div_auto;
 use crate::fx::{Fx1, Vec3};
 
@@ -371,17 +372,27 @@ impl<const N: usize> Particles<N> {
         }
     }
 
-    /// Forgets where the memos found the world clear unless they are
-    /// about `world` (its triangles' address and count), and keeps `world`
-    /// as the memos' world. The contact hints stay: the narrow phase
-    /// checks them against whatever world it is given.
+    /// Forgets what the memos found of the world (where it was clear,
+    /// what a resting start was) unless they are about `world` (its
+    /// triangles' address and count), and keeps `world` as the memos'
+    /// world. The contact hints stay: the narrow phase checks them
+    /// against whatever world it is given.
     #[inline]
     pub(crate) fn memos_for(&mut self, world: (usize, usize)) {
         if self.memo_world != world {
-            for m in &mut self.memo {
-                m.clear_at = NOWHERE;
-            }
+            self.forget_world();
             self.memo_world = world;
+        }
+    }
+
+    /// Forgets what the narrow phase's memos found of the world. The
+    /// narrow phase does this itself when it is given another world;
+    /// call it after changing a world's triangles in place (the same
+    /// slice), which it cannot see.
+    pub fn forget_world(&mut self) {
+        for m in &mut self.memo {
+            m.clear_at = NOWHERE;
+            m.rest = RestMemo::NONE;
         }
     }
 

@@ -200,6 +200,7 @@ fn a_new_world_forgets_what_the_last_one_kept() {
     assert!(r.is_settling() && !r.is_asleep());
     let resting = r.positions()[0].y;
     let mut copy = r.clone();
+    copy.particles.forget_world();
     step_in_world(&mut r, &high, &mut contacts);
     step_in_world(&mut copy, &high, &mut WorldContacts::new());
     let y = r.positions()[0].y;
@@ -210,7 +211,81 @@ fn a_new_world_forgets_what_the_last_one_kept() {
     assert_eq!(
         r.state_hash(),
         copy.state_hash(),
-        "differs from a new WorldContacts"
+        "differs from a copy that forgot the old world"
+    );
+}
+
+/// What the contact hint's test kept of a resting start
+/// (`ContactMemo::rest`) is about one world too. A lone sphere lies on a
+/// floor at y = 0 (inside one of its triangles, off their shared edge),
+/// awake (gravity moves it into the floor every step, the
+/// floor holds it: the same start every step); given a world whose
+/// triangles 0 and 1, the indices of its hint, are a 45-degree slope far
+/// off, with a wall 5 mm beyond its reach (so that it has a candidate and
+/// is collided) and a floor 1 m lower, it falls, bit for bit as a copy
+/// that forgot the old world. (Had it kept what it found of its start,
+/// it would take the slope's resting contact there.)
+#[test]
+fn a_new_world_forgets_a_resting_start() {
+    let floor = |y: f64| {
+        [
+            [[-10.0, y, -10.0], [-10.0, y, 10.0], [10.0, y, 10.0]],
+            [[-10.0, y, -10.0], [10.0, y, 10.0], [10.0, y, -10.0]],
+        ]
+    };
+    let slope = [
+        [[50.0, 0.0, 50.0], [50.0, 0.0, 51.0], [51.0, 1.0, 51.0]],
+        [[50.0, 0.0, 50.0], [51.0, 1.0, 51.0], [51.0, 1.0, 50.0]],
+    ];
+    let low = build_world_from_triangles(&floor(0.0));
+    let wall = [[[0.605, -1.0, -2.0], [0.605, -1.0, 2.0], [0.605, 2.0, 0.0]]];
+    let high = build_world_from_triangles(&[&slope[..], &wall, &floor(-1.0)].concat());
+    let (low, high) = (low.world(), high.world());
+    let radius = Fx1::from_raw(410); // 0.1 m
+    let particles = [ParticleDef::new(
+        "ball",
+        Vec3::new(
+            Fx1::from_raw(2048),
+            Fx1::from_raw(1024),
+            Fx1::from_raw(-2048),
+        ),
+        Fx1::ONE,
+        Fx1::ONE,
+        radius,
+    )];
+    let def = RagdollDef {
+        name: "ball",
+        particles: &particles,
+        constraints: &[],
+    };
+    let mut r = Ragdoll::new(&def, Vec3::ZERO);
+    let mut contacts = WorldContacts::new();
+    // Until it lies still, awake: the same position five steps running.
+    let (mut last, mut still) = (Vec3::ZERO, 0);
+    for frame in 0.. {
+        step_in_world(&mut r, &low, &mut contacts);
+        still = if r.positions()[0] == last {
+            still + 1
+        } else {
+            0
+        };
+        if still == 5 {
+            break;
+        }
+        last = r.positions()[0];
+        assert!(frame < 300, "never lay still");
+    }
+    assert!(!r.is_settling() && !r.is_asleep());
+    let mut copy = r.clone();
+    copy.particles.forget_world();
+    step_in_world(&mut r, &high, &mut contacts);
+    step_in_world(&mut copy, &high, &mut WorldContacts::new());
+    let y = r.positions()[0].y;
+    assert!(y < last.y, "lying at {last:?}, then at {y:?}: held");
+    assert_eq!(
+        r.state_hash(),
+        copy.state_hash(),
+        "differs from a copy that forgot the old world"
     );
 }
 
