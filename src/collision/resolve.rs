@@ -495,6 +495,9 @@ fn respond(x: Vec3, nrm: Vec3, k: Fx1) -> Vec3 {
     if xn >= 0 {
         return x;
     }
+    if k == Fx1::ZERO {
+        return Vec3::ZERO; // sticks: what the products below would give
+    }
     let xt = tangential(x, nrm, xn); // FX1: tangential part
     if k == Fx1::ONE {
         xt
