@@ -182,14 +182,31 @@ impl<const N: usize> WorldContacts<N> {
                 hi[k] = hi[k].max(b.1[k]);
             }
         }
-        self.gather(world, &boxes, need, (lo, hi));
+        if self.gather(world, &boxes, need, (lo, hi)) {
+            // Nothing near all of them: each empty list is complete for
+            // the whole box around them, which a falling ragdoll's
+            // particles take some steps to leave.
+            for (i, listed) in self.listed.iter_mut().enumerate() {
+                if need >> i & 1 != 0 {
+                    *listed = (lo, hi);
+                }
+            }
+        }
     }
 
     /// The lists of the particles in `need` (bit i) for their `boxes`
     /// (the others' boxes empty), `around` them all: one tree query for
     /// that, then each near triangle's stored bounds against each box.
+    /// True when the query found no triangle in `around` (every list
+    /// written is empty then).
     #[inline(always)]
-    fn gather(&mut self, world: &CollisionWorld, boxes: &[RawBox; N], need: u32, around: RawBox) {
+    fn gather(
+        &mut self,
+        world: &CollisionWorld,
+        boxes: &[RawBox; N],
+        need: u32,
+        around: RawBox,
+    ) -> bool {
         if lo_above_hi(&around) {
             // No box: every particle pinned, or every list kept (the
             // kept path has marked the pinned ones `UNLISTED`; the exact
@@ -197,7 +214,7 @@ impl<const N: usize> WorldContacts<N> {
             if need == u32::MAX {
                 self.count = [0; N];
             }
-            return;
+            return false;
         }
         let (lo, hi) = around;
         let (lo, hi) = (
@@ -216,7 +233,7 @@ impl<const N: usize> WorldContacts<N> {
         });
         if near > RAGDOLL_CANDIDATES {
             self.gather_each(world, boxes, need);
-            return;
+            return false;
         }
         // Triangles outer, in tree order, so that each particle's list is
         // in tree order.
@@ -237,6 +254,7 @@ impl<const N: usize> WorldContacts<N> {
                 self.count[i] = *c as u16;
             }
         }
+        near == 0
     }
 
     /// A dense spot (more near triangles than the ragdoll's list holds):
