@@ -183,13 +183,21 @@ impl<const N: usize> WorldContacts<N> {
             }
         }
         if self.gather(world, &boxes, need, (lo, hi)) {
-            // Nothing near all of them: each empty list is complete for
-            // the whole box around them, which a falling ragdoll's
-            // particles take some steps to leave.
-            for (i, listed) in self.listed.iter_mut().enumerate() {
-                if need >> i & 1 != 0 {
-                    *listed = (lo, hi);
-                }
+            self.list_around(need, (lo, hi));
+        }
+    }
+
+    /// Nothing near the particles in `need`: each empty list is complete
+    /// for the whole box `around` them, which a falling ragdoll's
+    /// particles take some steps to leave. Out of line (and out of the
+    /// ITCM overlay): only a ragdoll in the air gets here, once in some
+    /// steps.
+    #[cold]
+    #[inline(never)]
+    fn list_around(&mut self, need: u32, around: RawBox) {
+        for (i, listed) in self.listed.iter_mut().enumerate() {
+            if need >> i & 1 != 0 {
+                *listed = around;
             }
         }
     }
