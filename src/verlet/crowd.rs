@@ -120,10 +120,10 @@ fn step_crowd<T: PhaseTimer, const N: usize, const C: usize>(
                     // rests on it rests on something, touching or not.
                     let rests = world(r, t) || r.is_settling();
                     touching |= (rests as u64) << i;
+                    // At once, while its particles are in the cache: no
+                    // other ragdoll's world collision reads them.
+                    r.relax_after_collision(settings, &p, t);
                 });
-            });
-            for_each_moving(crowd, moving, |_, r| {
-                r.relax_after_collision(settings, &p, t)
             });
         }
         // Resting on a ragdoll that rests on the world, or on a sleeper,
