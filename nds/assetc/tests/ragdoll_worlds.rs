@@ -154,6 +154,34 @@ fn skipping_still_spheres_found_clear_changes_nothing() {
     }
 }
 
+/// A floor 20 m square at height `y`, as two triangles.
+fn floor(y: f64) -> [[[f64; 3]; 3]; 2] {
+    [
+        [[-10.0, y, -10.0], [-10.0, y, 10.0], [10.0, y, 10.0]],
+        [[-10.0, y, -10.0], [10.0, y, 10.0], [10.0, y, -10.0]],
+    ]
+}
+
+/// The radius of [`lone_ball`]'s sphere (0.1 m).
+const BALL_RADIUS: Fx1 = Fx1::from_raw(410);
+
+/// A one-particle ragdoll: a sphere of [`BALL_RADIUS`] at `at`.
+fn lone_ball(at: Vec3) -> Ragdoll {
+    let particles = [ParticleDef::new(
+        "ball",
+        at,
+        Fx1::ONE,
+        Fx1::ONE,
+        BALL_RADIUS,
+    )];
+    let def = RagdollDef {
+        name: "ball",
+        particles: &particles,
+        constraints: &[],
+    };
+    Ragdoll::new(&def, Vec3::ZERO)
+}
+
 /// What a ragdoll's narrow and broad phases keep between steps is about
 /// one world: stepped in another, its spheres are swept again and its
 /// triangle lists gathered again. A lone sphere (a one-particle ragdoll)
@@ -165,12 +193,6 @@ fn skipping_still_spheres_found_clear_changes_nothing() {
 /// with a new `WorldContacts`.
 #[test]
 fn a_new_world_forgets_what_the_last_one_kept() {
-    let floor = |y: f64| {
-        [
-            [[-10.0, y, -10.0], [-10.0, y, 10.0], [10.0, y, 10.0]],
-            [[-10.0, y, -10.0], [10.0, y, 10.0], [10.0, y, -10.0]],
-        ]
-    };
     let far = [
         [[50.0, 0.0, 50.0], [50.0, 0.0, 51.0], [51.0, 0.0, 51.0]],
         [[50.0, 0.0, 50.0], [51.0, 0.0, 51.0], [51.0, 0.0, 50.0]],
@@ -178,20 +200,8 @@ fn a_new_world_forgets_what_the_last_one_kept() {
     let low = build_world_from_triangles(&floor(0.0));
     let high = build_world_from_triangles(&[far, floor(0.03)].concat());
     let (low, high) = (low.world(), high.world());
-    let radius = Fx1::from_raw(410); // 0.1 m
-    let particles = [ParticleDef::new(
-        "ball",
-        Vec3::new(Fx1::ZERO, Fx1::from_raw(1024), Fx1::ZERO),
-        Fx1::ONE,
-        Fx1::ONE,
-        radius,
-    )];
-    let def = RagdollDef {
-        name: "ball",
-        particles: &particles,
-        constraints: &[],
-    };
-    let mut r = Ragdoll::new(&def, Vec3::ZERO);
+    let radius = BALL_RADIUS;
+    let mut r = lone_ball(Vec3::new(Fx1::ZERO, Fx1::from_raw(1024), Fx1::ZERO));
     let mut contacts = WorldContacts::new();
     step_until_settling(&mut r, &low, &mut contacts);
     for _ in 0..3 {
@@ -227,12 +237,6 @@ fn a_new_world_forgets_what_the_last_one_kept() {
 /// it would take the slope's resting contact there.)
 #[test]
 fn a_new_world_forgets_a_resting_start() {
-    let floor = |y: f64| {
-        [
-            [[-10.0, y, -10.0], [-10.0, y, 10.0], [10.0, y, 10.0]],
-            [[-10.0, y, -10.0], [10.0, y, 10.0], [10.0, y, -10.0]],
-        ]
-    };
     let slope = [
         [[50.0, 0.0, 50.0], [50.0, 0.0, 51.0], [51.0, 1.0, 51.0]],
         [[50.0, 0.0, 50.0], [51.0, 1.0, 51.0], [51.0, 1.0, 50.0]],
@@ -241,24 +245,12 @@ fn a_new_world_forgets_a_resting_start() {
     let wall = [[[0.605, -1.0, -2.0], [0.605, -1.0, 2.0], [0.605, 2.0, 0.0]]];
     let high = build_world_from_triangles(&[&slope[..], &wall, &floor(-1.0)].concat());
     let (low, high) = (low.world(), high.world());
-    let radius = Fx1::from_raw(410); // 0.1 m
-    let particles = [ParticleDef::new(
-        "ball",
-        Vec3::new(
-            Fx1::from_raw(2048),
-            Fx1::from_raw(1024),
-            Fx1::from_raw(-2048),
-        ),
-        Fx1::ONE,
-        Fx1::ONE,
-        radius,
-    )];
-    let def = RagdollDef {
-        name: "ball",
-        particles: &particles,
-        constraints: &[],
-    };
-    let mut r = Ragdoll::new(&def, Vec3::ZERO);
+    let radius = BALL_RADIUS;
+    let mut r = lone_ball(Vec3::new(
+        Fx1::from_raw(2048),
+        Fx1::from_raw(1024),
+        Fx1::from_raw(-2048),
+    ));
     let mut contacts = WorldContacts::new();
     // Until it lies still, awake: the same position five steps running.
     let (mut last, mut still) = (Vec3::ZERO, 0);
