@@ -245,7 +245,6 @@ fn a_new_world_forgets_a_resting_start() {
     let wall = [[[0.605, -1.0, -2.0], [0.605, -1.0, 2.0], [0.605, 2.0, 0.0]]];
     let high = build_world_from_triangles(&[&slope[..], &wall, &floor(-1.0)].concat());
     let (low, high) = (low.world(), high.world());
-    let radius = BALL_RADIUS;
     let mut r = lone_ball(Vec3::new(
         Fx1::from_raw(2048),
         Fx1::from_raw(1024),
