@@ -227,7 +227,7 @@ where
 /// ([`ContactMemo`]), rewritten for the next. Its contact hint names the
 /// triangle whose face the particle rested on after its last step. While
 /// the particle still rests on that face
-/// ([`rests_on`]), the first round's contact is taken as that face's
+/// ([`rests_on_kept`]), the first round's contact is taken as that face's
 /// resting contact without sweeping every candidate: the sweep would find
 /// the same face, within two skins' travel of the start, and the response
 /// would keep the particle still the same way (at the edge of
