@@ -242,20 +242,45 @@ pub const RESTING_GAP: Fx1 = Fx1::from_raw(2 * super::SKIN.raw());
 /// `tests/collision_resting.rs`.
 #[inline]
 pub fn rests_on(tri: &Triangle, s: &Sweep) -> bool {
-    let Sweep { p0, p1, r } = *s;
+    let gap = resting_gap(tri, s.p0, s.r);
+    let v = s.p1 - s.p0; // FX1
+    gap >= 0 && comes_within(tri, gap, v) && tri.contains_with_margin(touching_point(tri, s), l1(v))
+}
+
+/// `s0 - r` (FX3 raw, at most [`RESTING_GAP`]: below 2^27) when the
+/// sphere at `p0` is in front of `tri`'s plane, at least `r` and at most
+/// `r` plus the gap from it; else -1.
+#[inline]
+fn resting_gap(tri: &Triangle, p0: Vec3, r: Fx1) -> i32 {
     let r3 = Fx3::from(r); // FX3
     let s0 = tri.signed_distance(p0); // FX3
     if s0 < r3 || s0 > r3 + Fx3::from(RESTING_GAP) {
-        return false;
+        -1
+    } else {
+        (s0 - r3).raw() as i32
     }
-    let v = p1 - p0; // FX1
+}
+
+/// True when the motion `v` takes a sphere `gap` ([`resting_gap`])
+/// beyond `r` within `r` of the plane: `s0 + sv < r`.
+#[inline]
+fn comes_within(tri: &Triangle, gap: i32, v: Vec3) -> bool {
     let sv = v.dot(tri.n.fx2()); // FX3
-    if s0 + sv >= r3 {
-        return false; // does not come within r this step
-    }
-    let q = p0 - normal_times(tri.n.fx2(), r); // FX1: the touching point at the start
+    Fx3::from_raw(gap as i64) + sv < Fx3::ZERO
+}
+
+/// The touching point of the sphere at the start of `s` on `tri`'s
+/// plane, FX1.
+#[inline]
+fn touching_point(tri: &Triangle, s: &Sweep) -> Vec3 {
+    s.p0 - normal_times(tri.n.fx2(), s.r)
+}
+
+/// The L1 length of a motion, FX1 raw.
+#[inline]
+fn l1(v: Vec3) -> i32 {
     let [vx, vy, vz] = v.raw();
-    tri.contains_with_margin(q, vx.abs() + vy.abs() + vz.abs())
+    vx.abs() + vy.abs() + vz.abs()
 }
 
 /// What [`rests_on`] found of one start alone, kept between steps by a
@@ -302,36 +327,23 @@ const KEPT_MARGIN: i32 = 64;
 /// world and radius (the caller forgets it with the world).
 #[inline]
 pub fn rests_on_kept(tri: &Triangle, ix: u16, s: &Sweep, memo: &mut RestMemo) -> bool {
-    let Sweep { p0, p1, r } = *s;
-    if memo.tri != ix || memo.at != p0 {
-        let r3 = Fx3::from(r); // FX3
-        let s0 = tri.signed_distance(p0); // FX3
-        let gap = if s0 < r3 || s0 > r3 + Fx3::from(RESTING_GAP) {
-            -1
-        } else {
-            (s0 - r3).raw() as i32 // at most RESTING_GAP: 2^27 FX3 raw
-        };
+    if memo.tri != ix || memo.at != s.p0 {
         *memo = RestMemo {
             tri: ix,
-            at: p0,
-            gap,
+            at: s.p0,
+            gap: resting_gap(tri, s.p0, s.r),
             margin: -1,
         };
     }
-    if memo.gap < 0 {
+    let v = s.p1 - s.p0; // FX1
+    if memo.gap < 0 || !comes_within(tri, memo.gap, v) {
         return false;
     }
-    let v = p1 - p0; // FX1
-    let sv = v.dot(tri.n.fx2()); // FX3
-    if Fx3::from_raw(memo.gap as i64) + sv >= Fx3::ZERO {
-        return false; // s0 + sv >= r: does not come within r this step
-    }
-    let [vx, vy, vz] = v.raw();
-    let l1 = vx.abs() + vy.abs() + vz.abs();
+    let l1 = l1(v);
     if l1 <= memo.margin {
         return true;
     }
-    let q = p0 - normal_times(tri.n.fx2(), r); // FX1: the touching point at the start
+    let q = touching_point(tri, s);
     let wide = l1.max(KEPT_MARGIN);
     if tri.contains_with_margin(q, wide) {
         memo.margin = wide;

@@ -290,7 +290,7 @@ impl Link {
 /// `F = f 2^16` (below 2^31), it is `(q 2^32 + 2^31 + d F) >> 32`.
 #[inline(always)]
 fn plus_move(q: i32, d: i32, f: i32) -> i32 {
-    ((((q as i64) << 32) + (1 << 31) + (f << 16) as i64 * d as i64) >> 32) as i32
+    ((((q as i64) << 32) + (1 << 31) + d as i64 * (f << 16) as i64) >> 32) as i32
 }
 
 /// `q - ((d f + 2^15) >> 16)`, the move of `b`, the same way: minus a
@@ -298,7 +298,7 @@ fn plus_move(q: i32, d: i32, f: i32) -> i32 {
 /// >> 32`.
 #[inline(always)]
 fn minus_move(q: i32, d: i32, f: i32) -> i32 {
-    ((((q as i64) << 32) + (1 << 31) - (1 << 16) + (-(f << 16)) as i64 * d as i64) >> 32) as i32
+    ((((q as i64) << 32) + (1 << 31) - (1 << 16) + d as i64 * (-(f << 16)) as i64) >> 32) as i32
 }
 
 /// `x` (FX2 raw, Q24) as an `i32`, saturated. Real bounds are at most
