@@ -284,10 +284,42 @@ where
 
     let mut start = start0;
     path(start);
+    // Round 0's contact when the particle still rests on the hinted face.
+    let hinted = match memo.as_deref_mut() {
+        Some(m) if m.resting_on != NO_TRIANGLE => {
+            let sweep = Sweep {
+                p0: start0,
+                p1: end,
+                r: radius,
+            };
+            resting_contact(world, m.resting_on, &mut m.rest, &sweep)
+        }
+        _ => None,
+    };
     let mut first = None;
     // The face this step rests on, for the next step's hint.
     let mut rest = NO_TRIANGLE;
-    for round in 0..=MAX_CONTACTS {
+    let mut rounds = 0..=MAX_CONTACTS;
+    if let Some(contact) = hinted {
+        // Round 0, the hinted face's resting contact: as the loop below
+        // would take it, the sphere stays at the start (it rests) and the
+        // motion is projected and rubbed, which is the velocity's response.
+        let nrm = contact.hit.normal;
+        vel = respond(v, nrm, friction_scale(v, nrm, friction));
+        if vel == Vec3::ZERO && memo.as_deref().is_some_and(|m| m.clear_at == start0) {
+            // Held there by friction, where the still sphere was found
+            // clear before: the second round would find nothing and the
+            // hint would stay (most particles of a lying ragdoll).
+            path(start0);
+            path(start0);
+            (*cur, *prev) = (start0, start0);
+            return hinted;
+        }
+        path(start0);
+        (first, rest, end) = (hinted, contact.tri as u16, start0 + vel);
+        rounds = 1..=MAX_CONTACTS;
+    }
+    for round in rounds {
         let sweep = Sweep {
             p0: start,
             p1: end,
@@ -295,16 +327,8 @@ where
         };
         // Each finder keeps the earliest contact in `best`, in place.
         let mut best: Option<Contact> = None;
-        let hinted = match memo.as_deref_mut() {
-            Some(m) if round == 0 && m.resting_on != NO_TRIANGLE => {
-                resting_contact(world, m.resting_on, &mut m.rest, &sweep, &mut best)
-            }
-            _ => false,
-        };
         let still = start == end;
-        if hinted {
-            // The hinted face's resting contact stands for the round.
-        } else if still && memo.as_deref().is_some_and(|m| m.clear_at == start) {
+        if still && memo.as_deref().is_some_and(|m| m.clear_at == start) {
             // Found clear here before: nothing to meet.
         } else {
             if let Some(cand) = cand {
@@ -371,22 +395,18 @@ where
 /// at the start of `sweep`, if the sphere rests on it: at time 0, the
 /// centre where it starts. The response then keeps the sphere there and
 /// projects the motion, as for the contact the sweep would find.
-/// Written to `best`; returns whether it rests.
 #[inline(never)]
 fn resting_contact(
     world: &CollisionWorld,
     hint: u16,
     rest: &mut RestMemo,
     sweep: &Sweep,
-    best: &mut Option<Contact>,
-) -> bool {
-    let Some(tri) = world.tris.get(hint as usize) else {
-        return false;
-    };
+) -> Option<Contact> {
+    let tri = world.tris.get(hint as usize)?;
     if !rests_on_kept(tri, hint, sweep, rest) {
-        return false;
+        return None;
     }
-    *best = Some(Contact {
+    Some(Contact {
         tri: hint as u32,
         hit: Hit {
             t: Fx1::ZERO,
@@ -396,8 +416,7 @@ fn resting_contact(
             depth: Fx1::ZERO,
             feature: Feature::Face,
         },
-    });
-    true
+    })
 }
 
 #[inline]
@@ -471,6 +490,15 @@ fn friction_scale(vel: Vec3, nrm: Vec3, mu: Fx1) -> Fx1 {
     if vt2 <= budget * budget {
         return Fx1::ZERO; // FX2 <= FX2: sticks
     }
+    sliding_scale(vt2, budget)
+}
+
+/// `1 - budget / |v_t|` for a sliding contact (`|v_t|^2 = vt2`, above
+/// `budget^2`). Out of line: its square root and division are most of
+/// [`friction_scale`]'s code, which the resting round and the loop of
+/// `resolve_among` each inline.
+#[inline(never)]
+fn sliding_scale(vt2: Fx2, budget: Fx1) -> Fx1 {
     let len = vt2.sqrt(); // FX1: |v_t| > budget >= 0
     Fx1::ONE - budget.div_fx1(len) // FX1
 }
