@@ -1,7 +1,7 @@
 //! World triangles with a precomputed plane, and FX2 unit vectors.
 
 use crate::divsqrt::{div_i64_i32, sqrt_u64};
-use crate::fx::power::round_shr;
+use crate::fx::power::{round_shr, round_shr32};
 use crate::fx::{Fx1, Fx2, Fx3, Vec3};
 
 use super::WORLD_LIMIT;
@@ -38,10 +38,13 @@ impl Dir2 {
         )
     }
 
-    /// Rounded to an FX1 unit vector (half a step per component).
+    /// Rounded to an FX1 unit vector (half a step per component): what
+    /// [`Fx2::lower`] gives, in 32-bit work (an `i32` shifted by 12 needs
+    /// no saturation).
     #[inline]
     pub fn to_fx1(self) -> Vec3 {
-        self.fx2().lower()
+        let r = |c: i32| round_shr32(c, 12);
+        Vec3::from_raw(r(self.x), r(self.y), r(self.z))
     }
 
     /// The unit vector along any integer vector (whatever its power), or
@@ -511,4 +514,42 @@ pub enum Place {
     Beside,
     /// Farther than the given distance from the triangle.
     Far,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Dir2;
+    use crate::xorshift::XorShift32;
+
+    /// The 32-bit rounding of `to_fx1` is `Fx2::lower`'s, at ties (both
+    /// signs), at the ends of the `i32` range and at random.
+    #[test]
+    fn to_fx1_rounds_as_fx2_lower_does() {
+        let check = |c: i32| {
+            let d = Dir2::from_raw(c, -c, c.wrapping_add(1));
+            assert_eq!(d.to_fx1(), d.fx2().lower(), "{c}");
+        };
+        for c in [
+            0,
+            1,
+            -1,
+            2047,
+            2048,
+            -2048,
+            -2049,
+            6144,
+            -6144,
+            1 << 24,
+            -(1 << 24),
+        ] {
+            check(c);
+        }
+        for c in [i32::MAX, i32::MIN + 1, i32::MAX - 2048, i32::MIN + 2048] {
+            check(c);
+        }
+        let mut rng = XorShift32::new(0x0d12_0fa1);
+        for _ in 0..100_000 {
+            check(rng.next_u32() as i32 >> 6);
+        }
+    }
 }
