@@ -439,7 +439,9 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
                 *d -= q * step;
             }
         }
-        if shift != [0; 3] {
+        // Not `shift != [0; 3]`: that compiles to a call to `memcmp` (169
+        // model cycles a step, every step).
+        if shift.iter().any(|&s| s != 0) {
             self.particles
                 .shift_positions(-Vec3::from_raw(shift[0], shift[1], shift[2]));
         }
