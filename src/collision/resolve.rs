@@ -236,7 +236,9 @@ where
 /// meets, the next round's sweep of the projected motion finds. A round
 /// whose sphere stands still (a friction-stuck particle's second round,
 /// every round of a settling one) where the memo found it clear is not
-/// swept: it would find nothing again.
+/// swept: it would find nothing again. A resting particle that friction
+/// holds where it was found clear (most of a lying ragdoll's) so gets
+/// its whole step from the hinted contact, without the rounds.
 #[inline]
 pub fn collide_particle_among(
     world: &CollisionWorld,

@@ -119,7 +119,8 @@ fn step_until_settling(r: &mut Ragdoll, w: &CollisionWorld, contacts: &mut World
 /// it there again (`ContactMemo::clear_at`): that changes nothing. A
 /// ragdoll stepped alternately in two copies of the world (so that it
 /// forgets every step where it was found clear, and sweeps every still
-/// sphere) equals one stepped in one world, bit for bit, through the
+/// sphere, and never takes the shortcut of a resting particle held by
+/// friction) equals one stepped in one world, bit for bit, through the
 /// landing, the rest, the settling and the sleep, and after the kicks
 /// that wake it.
 #[test]
