@@ -302,6 +302,9 @@ where
     // The face this step rests on, for the next step's hint.
     let mut rest = NO_TRIANGLE;
     let mut rounds = 0..=MAX_CONTACTS;
+    // Round 0 taken out of the loop below must not be its last round
+    // (that one stops the particle where it touches).
+    const { assert!(MAX_CONTACTS >= 1) };
     if let Some(contact) = hinted {
         // Round 0, the hinted face's resting contact: as the loop below
         // would take it, the sphere stays at the start (it rests) and the
