@@ -1,5 +1,6 @@
 //! The ARM9's divider and square-root unit (GBATEK "DS Maths").
 //! Callers have already excluded zero divisors and `MIN / -1`.
+//! And the ARM9's `SMLAWB` instruction.
 
 use core::ptr::{read_volatile, write_volatile};
 
@@ -73,4 +74,24 @@ pub fn sqrt_u32(x: u32) -> u32 {
 #[inline]
 pub fn sqrt_u64(x: u64) -> u32 {
     root(1, x)
+}
+
+#[inline(always)]
+pub fn smlawb(n: i32, m: i32, s: i32) -> i32 {
+    let r: i32;
+    // SAFETY: one ARMv5TE data instruction (the ARM9 is an ARM946E-S, and
+    // the ROM is ARM code): it reads three registers and writes one,
+    // touches no memory and no stack. It may set the sticky Q flag on an
+    // overflowing sum, which nothing here reads (so no `preserves_flags`).
+    unsafe {
+        core::arch::asm!(
+            "smlawb {r}, {m}, {s}, {n}",
+            r = lateout(reg) r,
+            m = in(reg) m,
+            s = in(reg) s,
+            n = in(reg) n,
+            options(pure, nomem, nostack),
+        );
+    }
+    r
 }

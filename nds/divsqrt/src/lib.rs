@@ -1,8 +1,11 @@
-//! Integer division and square root with one interface and two backends.
+//! Integer division and square root with one interface and two backends,
+//! and the ARM9's word-by-halfword multiply-accumulate.
 //!
 //! On the DS ARM9 (`target_arch = "arm"`, `target_os = "none"`) the calls go
-//! to the hardware divider (0x04000280) and square-root unit (0x040002B0).
-//! Everywhere else they run [`soft`], which gives the same bits.
+//! to the hardware divider (0x04000280) and square-root unit (0x040002B0),
+//! and [`smlawb`] is the ARMv5TE instruction of that name (LLVM never
+//! selects it from Rust arithmetic). Everywhere else they run [`soft`],
+//! which gives the same bits.
 //!
 //! The hardware leaves some cases undefined (a zero divisor) or odd
 //! (`MIN / -1`), so both backends settle those cases *before* the unit is
@@ -124,6 +127,18 @@ pub fn sqrt_u64(x: u64) -> u32 {
     backend::sqrt_u64(x)
 }
 
+/// `n + ((m * s) >> 16)` for the signed low halfword of `s` (its high
+/// half is ignored, as the instruction does: no sign extension needed):
+/// the product's bits 47..16 (an arithmetic shift, so rounded towards
+/// minus infinity) added to `n`, wrapping. One
+/// ARMv5TE `SMLAWB` on the DS (one cycle, against three or more for an
+/// `smlal` and the register moves around it), for moves by a Q16
+/// fraction of a word.
+#[inline(always)]
+pub fn smlawb(n: i32, m: i32, s: i32) -> i32 {
+    backend::smlawb(n, m, s)
+}
+
 /// Where the results come from, for reports.
 pub const BACKEND: &str = if cfg!(all(target_arch = "arm", target_os = "none")) {
     "DS hardware divider and square-root unit"
@@ -134,6 +149,41 @@ pub const BACKEND: &str = if cfg!(all(target_arch = "arm", target_os = "none")) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The backend's `smlawb` (the instruction on the DS, where the
+    /// ROM's self-test runs this comparison too) against the product in
+    /// `i64`, at the ranges' ends and at random.
+    #[test]
+    fn smlawb_is_the_shifted_product_plus_the_accumulator() {
+        let want =
+            |n: i32, m: i32, s: i32| n.wrapping_add(((m as i64 * s as i16 as i64) >> 16) as i32);
+        let edges = [
+            0,
+            1,
+            -1,
+            0x7fff,
+            -0x8000,
+            i32::MAX,
+            i32::MIN,
+            1 << 16,
+            -(1 << 16),
+        ];
+        for &n in &edges {
+            for &m in &edges {
+                for &s in &edges {
+                    assert_eq!(smlawb(n, m, s), want(n, m, s), "{n} {m} {s}");
+                }
+            }
+        }
+        let mut x = 1u64;
+        for _ in 0..100_000 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let (n, m, s) = (x as i32, (x >> 32) as i32, (x >> 16) as i32);
+            assert_eq!(smlawb(n, m, s), want(n, m, s));
+        }
+    }
 
     #[test]
     fn edges_saturate() {

@@ -1,6 +1,7 @@
 //! Software division and square root that give the hardware units' bits.
 //! Callers go through the crate root, which settles zero divisors and
 //! `MIN / -1` first; these functions assume neither case.
+//! And `smlawb`, the ARMv5TE multiply-accumulate, in `i64`.
 
 #[inline]
 pub fn div_i32(n: i32, d: i32) -> i32 {
@@ -41,4 +42,9 @@ pub fn sqrt_u64(x: u64) -> u32 {
         bit >>= 2;
     }
     root as u32
+}
+
+#[inline(always)]
+pub fn smlawb(n: i32, m: i32, s: i32) -> i32 {
+    n.wrapping_add(((m as i64 * s as i16 as i64) >> 16) as i32)
 }

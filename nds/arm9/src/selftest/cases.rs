@@ -27,6 +27,7 @@ pub const ALL: &[Test] = tests![
     text_buffer_cuts_whole_characters,
     divider_matches_host,
     sqrt_matches_host,
+    smlawb_matches_host,
     timers_advance_and_carry,
     profiler_overhead_small,
     mailbox_layout,
@@ -314,6 +315,29 @@ fn sqrt_matches_host(_: &mut Mailbox) -> Outcome {
         check!(hw == sw, "sqrt32 #{} of {}: {} != {}", i, y, hw, sw);
     }
     ok(text!(48; "{} x 2 modes agree", DIVISIONS))
+}
+
+/// The `SMLAWB` instruction (`divsqrt::smlawb` on the DS) against the
+/// software form the host runs, which the constraint solver's moves rest
+/// on: random words, multipliers whose high half must be ignored, and
+/// the ends of the ranges.
+fn smlawb_matches_host(_: &mut Mailbox) -> Outcome {
+    let edges = [0, 1, -1, 0x7fff, -0x8000, 0x1_8000, i32::MAX, i32::MIN];
+    for &n in &edges {
+        for &m in &edges {
+            for &s in &edges {
+                let (hw, sw) = (divsqrt::smlawb(n, m, s), divsqrt::soft::smlawb(n, m, s));
+                check!(hw == sw, "smlawb {} {} {}: {} != {}", n, m, s, hw, sw);
+            }
+        }
+    }
+    let mut rng = Rng(0x0bad_5eed);
+    for i in 0..DIVISIONS {
+        let (n, m, s) = (rng.next() as i32, rng.next() as i32, rng.next() as i32);
+        let (hw, sw) = (divsqrt::smlawb(n, m, s), divsqrt::soft::smlawb(n, m, s));
+        check!(hw == sw, "smlawb #{} {} {} {}: {} != {}", i, n, m, s, hw, sw);
+    }
+    ok(text!(48; "{} and {} edges agree", DIVISIONS, edges.len().pow(3)))
 }
 
 fn timers_advance_and_carry(_: &mut Mailbox) -> Outcome {
