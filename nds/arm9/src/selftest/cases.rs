@@ -335,7 +335,16 @@ fn smlawb_matches_host(_: &mut Mailbox) -> Outcome {
     for i in 0..DIVISIONS {
         let (n, m, s) = (rng.next() as i32, rng.next() as i32, rng.next() as i32);
         let (hw, sw) = (divsqrt::smlawb(n, m, s), divsqrt::soft::smlawb(n, m, s));
-        check!(hw == sw, "smlawb #{} {} {} {}: {} != {}", i, n, m, s, hw, sw);
+        check!(
+            hw == sw,
+            "smlawb #{} {} {} {}: {} != {}",
+            i,
+            n,
+            m,
+            s,
+            hw,
+            sw
+        );
     }
     ok(text!(48; "{} and {} edges agree", DIVISIONS, edges.len().pow(3)))
 }
