@@ -185,6 +185,30 @@ def desmume_cycles(word: int, cpsr: int, reg) -> int:
     return 1
 
 
+def instruction_class(word: int) -> str:
+    """What kind of ARM instruction `word` is, for `--classes`."""
+    op = word >> 25 & 7
+    if op == 5 or word & 0x0FFF_FFF0 == 0x012F_FF10:
+        return "branch"
+    if op in (2, 3):
+        kind = "load" if word >> 20 & 1 else "store"
+        return kind + " (stack)" if word >> 16 & 15 == 13 else kind
+    if op == 4:
+        return "load multiple" if word >> 20 & 1 else "store multiple"
+    if op == 0 and word & 0x90 == 0x90:
+        if word & 0x0FC0_00F0 == 0x0000_0090:
+            return "multiply (mul, mla)"
+        if word & 0x0F80_00F0 == 0x0080_0090:
+            return "long multiply (smull, smlal, umull)"
+        if word & 0x60:
+            load = word >> 20 & 1 or word & 0x60 == 0x40
+            kind = "load" if load else "store"
+            return kind + " (stack)" if word >> 16 & 15 == 13 else kind
+    if op == 0 and word & 0x0F90_0090 == 0x0100_0080:
+        return "halfword multiply (smulxy, smlawb)"
+    return "other (data processing)"
+
+
 DIV = 0x0400_0280
 SQRT = 0x0400_02B0
 
@@ -252,6 +276,9 @@ def main() -> int:
     ap.add_argument("--lines", metavar="NAME", default=None,
                     help="total the counts of the function whose name contains NAME by "
                          "source line, the costliest first (--top of them)")
+    ap.add_argument("--classes", action="store_true",
+                    help="also total the counts and cycles by kind of instruction (loads, "
+                         "stores, multiplies, branches; a main-RAM miss counts with its load)")
     ap.add_argument("--annotate", metavar="NAME", default=None,
                     help="print the disassembly of the function whose name contains NAME, "
                          "each instruction with its count per step")
@@ -376,6 +403,16 @@ def main() -> int:
         print("\nmodel cycles of each counted step, in order:")
         for i in range(0, len(per_step), 10):
             print(f"{args.skip + i:6d}: " + " ".join(f"{c:6d}" for c in per_step[i:i + 10]))
+    if args.classes:
+        n_by: collections.Counter[str] = collections.Counter()
+        c_by: collections.Counter[str] = collections.Counter()
+        for address, n in counts.items():
+            kind = instruction_class(words[address])
+            n_by[kind] += n
+            c_by[kind] += cycles[address]
+        print(f"\n{'insns':>10}  {'cycles':>8}  kind of instruction")
+        for kind, c in c_by.most_common():
+            print(f"{n_by[kind] / steps:10.0f}  {c / steps:8.0f}  {kind}")
     if args.lines:
         by_line(args.elf, args.lines, starts, info, counts, cycles, steps, args.top)
     if args.annotate:
