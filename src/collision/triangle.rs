@@ -95,14 +95,28 @@ pub enum TriangleError {
 /// All fields are plain data so that worlds are `static` tables; build
 /// them with [`Triangle::new`] (the asset compiler does, and emits
 /// [`Triangle::from_raw`] calls with the same numbers).
+///
+/// The layout is fixed (`repr(C)`, 128 bytes, aligned to the DS's
+/// 32-byte cache lines) so that what every candidate test reads first
+/// comes in one line: the bounding box and the plane offset (the box
+/// test), then the normal (the plane test). With Rust's own layout (120
+/// bytes, the box last) half the box tests straddled two lines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(C, align(32))]
 pub struct Triangle {
-    /// The vertices, FX1.
-    pub v: [Vec3; 3],
-    /// The unit front normal, FX2 (direction of `(v1 - v0) x (v2 - v0)`).
-    pub n: Dir2,
+    /// The bounding box of the vertices, raw FX1, derived once by the
+    /// constructors: the broad and narrow phases test it for every
+    /// candidate, and reading it beats nine vertex loads and twelve
+    /// comparisons each time.
+    lo: [i32; 3],
+    /// See `lo`.
+    hi: [i32; 3],
     /// The plane offset `n · v0`, FX3 (exact for the stored `n`).
     pub d: Fx3,
+    /// The unit front normal, FX2 (direction of `(v1 - v0) x (v2 - v0)`).
+    pub n: Dir2,
+    /// The vertices, FX1.
+    pub v: [Vec3; 3],
     /// Unit edge directions, FX2: `u[i]` along `v[i+1] - v[i]`.
     pub u: [Dir2; 3],
     /// The axis the inside test drops (the largest `|n|` component,
@@ -113,13 +127,6 @@ pub struct Triangle {
     /// found an edge flat or concave, or a vertex with only such edges
     /// (no sphere touches those before a face).
     pub features: u8,
-    /// The bounding box of the vertices, raw FX1, derived once by the
-    /// constructors: the broad and narrow phases test it for every
-    /// candidate, and reading it beats nine vertex loads and twelve
-    /// comparisons each time.
-    lo: [i32; 3],
-    /// See `lo`.
-    hi: [i32; 3],
 }
 
 /// Every edge and vertex tested (bits 0-2 edges, 3-5 vertices).
