@@ -127,7 +127,7 @@ impl<const N: usize> WorldContacts<N> {
         }
         // Every count is written (a pinned particle's empty box finds
         // nothing).
-        self.gather(world, &boxes, u32::MAX, (lo, hi));
+        self.gather(world, Some(&boxes), &[], (lo, hi));
     }
 
     /// [`WorldContacts::broad_phase`] for a ragdoll that keeps this
@@ -152,12 +152,12 @@ impl<const N: usize> WorldContacts<N> {
         self.lists_kept = true;
         let (cur, prev, radius) = (p.positions(), p.prev_positions(), p.radii());
         let m = LIST_MARGIN;
-        // Raw FX1 boxes of the particles that need a list (bit i; the
-        // others' boxes are empty), and the box around them.
-        let mut boxes = [([i32::MAX; 3], [i32::MIN; 3]); N];
+        // The particles that need a list, in order (their boxes go to
+        // `listed`), and the box around them.
+        let mut which = [0u8; N];
+        let mut k = 0;
         let (mut lo, mut hi) = ([i32::MAX; 3], [i32::MIN; 3]);
-        let mut need = 0u32;
-        for (i, (b, &wi)) in boxes.iter_mut().zip(p.inv_masses()).enumerate() {
+        for (i, &wi) in p.inv_masses().iter().enumerate() {
             if wi == Fx1::ZERO {
                 // Pinned: never collides; no list, so that one is
                 // gathered again once it is free.
@@ -171,55 +171,57 @@ impl<const N: usize> WorldContacts<N> {
             if check && inside && self.count[i] as usize <= CANDIDATES {
                 continue;
             }
-            need |= 1 << i;
-            *b = (
+            let b = (
                 [a[0] - m, a[1] - m, a[2] - m],
                 [c[0] + m, c[1] + m, c[2] + m],
             );
-            self.listed[i] = *b;
+            self.listed[i] = b;
+            which[k] = i as u8;
+            k += 1;
             for k in 0..3 {
                 lo[k] = lo[k].min(b.0[k]);
                 hi[k] = hi[k].max(b.1[k]);
             }
         }
-        if self.gather(world, &boxes, need, (lo, hi)) {
-            self.list_around(need, (lo, hi));
+        let which = &which[..k];
+        if self.gather(world, None, which, (lo, hi)) {
+            self.list_around(which, (lo, hi));
         }
     }
 
-    /// Nothing near the particles in `need`: each empty list is complete
+    /// Nothing near the particles in `which`: each empty list is complete
     /// for the whole box `around` them, which a falling ragdoll's
     /// particles take some steps to leave. Out of line (and out of the
     /// ITCM overlay): only a ragdoll in the air gets here, once in some
     /// steps.
     #[cold]
     #[inline(never)]
-    fn list_around(&mut self, need: u32, around: RawBox) {
-        for (i, listed) in self.listed.iter_mut().enumerate() {
-            if need >> i & 1 != 0 {
-                *listed = around;
-            }
+    fn list_around(&mut self, which: &[u8], around: RawBox) {
+        for &i in which {
+            self.listed[i as usize] = around;
         }
     }
 
-    /// The lists of the particles in `need` (bit i) for their `boxes`
-    /// (the others' boxes empty), `around` them all: one tree query for
-    /// that, then each near triangle's stored bounds against each box.
-    /// True when the query found no triangle in `around` (every list
-    /// written is empty then).
+    /// The lists `around` a set of particles: one tree query for that,
+    /// then each near triangle's stored bounds against each particle's
+    /// box. The particles are every one with `boxes` (the exact broad
+    /// phase; a pinned one's box is empty, so its count is 0), or else
+    /// those in `which`, with their boxes in `listed` (the kept one: only
+    /// the particles that need a list are tested). True when the query
+    /// found no triangle in `around` (every list written is empty then).
     #[inline(always)]
     fn gather(
         &mut self,
         world: &CollisionWorld,
-        boxes: &[RawBox; N],
-        need: u32,
+        boxes: Option<&[RawBox; N]>,
+        which: &[u8],
         around: RawBox,
     ) -> bool {
         if lo_above_hi(&around) {
             // No box: every particle pinned, or every list kept (the
             // kept path has marked the pinned ones `UNLISTED`; the exact
             // one zeroes every count).
-            if need == u32::MAX {
+            if boxes.is_some() {
                 self.count = [0; N];
             }
             return false;
@@ -240,41 +242,52 @@ impl<const N: usize> WorldContacts<N> {
             near += 1;
         });
         if near > RAGDOLL_CANDIDATES {
-            self.gather_each(world, boxes, need);
+            self.gather_each(world, boxes, which);
             return false;
         }
+        // Particle `j` of the set: its index and box.
+        let listed = &self.listed;
+        let particle = |j: usize| match boxes {
+            Some(b) => (j, &b[j]),
+            None => {
+                let i = which[j] as usize;
+                (i, &listed[i])
+            }
+        };
+        let set = boxes.map_or(which.len(), |b| b.len());
         // Triangles outer, in tree order, so that each particle's list is
         // in tree order.
         let mut count = [0usize; N];
         for &ix in &self.near[..near] {
             let tri = &world.tris[ix as usize];
-            for (i, (lo, hi)) in boxes.iter().enumerate() {
+            for (j, n) in count[..set].iter_mut().enumerate() {
+                let (i, (lo, hi)) = particle(j);
                 if tri.overlaps_box(lo, hi) {
-                    if let Some(slot) = self.ids[i].get_mut(count[i]) {
+                    if let Some(slot) = self.ids[i].get_mut(*n) {
                         *slot = ix;
                     }
-                    count[i] += 1;
+                    *n += 1;
                 }
             }
         }
-        for (i, c) in count.iter().enumerate() {
-            if need >> i & 1 != 0 {
-                self.count[i] = *c as u16;
-            }
+        for (j, &n) in count[..set].iter().enumerate() {
+            self.count[particle(j).0] = n as u16;
         }
         near == 0
     }
 
     /// A dense spot (more near triangles than the ragdoll's list holds):
-    /// each particle that needs a list queries the tree for its box.
-    /// Cold: out of the ITCM overlay.
+    /// each particle of the set (as for `gather`) queries the tree for
+    /// its box. Cold: out of the ITCM overlay.
     #[cold]
     #[inline(never)]
-    fn gather_each(&mut self, world: &CollisionWorld, boxes: &[RawBox; N], need: u32) {
-        for (i, &(a, c)) in boxes.iter().enumerate() {
-            if need >> i & 1 == 0 {
-                continue;
-            }
+    fn gather_each(&mut self, world: &CollisionWorld, boxes: Option<&[RawBox; N]>, which: &[u8]) {
+        let set = boxes.map_or(which.len(), |b| b.len());
+        for j in 0..set {
+            let (i, (a, c)) = match boxes {
+                Some(b) => (j, b[j]),
+                None => (which[j] as usize, self.listed[which[j] as usize]),
+            };
             let (a, c) = (
                 Vec3::from_raw(a[0], a[1], a[2]),
                 Vec3::from_raw(c[0], c[1], c[2]),
