@@ -333,17 +333,27 @@ impl<const N: usize> Particles<N> {
     }
 
     /// Clamps every particle's implied velocity `cur - prev` to
-    /// `max_disp` per substep, by moving `prev`.
+    /// `max_disp` per substep, by moving `prev`. Returns the largest
+    /// component of any particle's `|cur - prev|` after the clamp (raw
+    /// FX1; 0 with no particles), what the count towards sleep reads
+    /// (`Ragdoll::count_still`): found here, where each difference is
+    /// already in registers, it costs no second pass over the arrays.
     // A per-frame loop: kept out of line so linker.ld can place it in ITCM.
     #[inline(never)]
-    pub fn clamp_velocities(&mut self, p: &StepParams) {
+    pub fn clamp_velocities(&mut self, p: &StepParams) -> i32 {
+        let mut moved = 0;
         for i in 0..self.len {
-            let d = self.cur[i] - self.prev[i];
+            let mut d = self.cur[i] - self.prev[i];
             if d.length_squared() > p.max_disp2 {
-                self.prev[i] = self.cur[i] - clamp_len(d, p.max_disp);
+                d = clamp_len(d, p.max_disp);
+                self.prev[i] = self.cur[i] - d;
                 self.rem[i] = [0; 3];
             }
+            for c in d.raw() {
+                moved = moved.max(c.abs());
+            }
         }
+        moved
     }
 
     /// Calls `f(i, prev, cur, radius)` for every free particle, e.g. to

@@ -247,13 +247,13 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
         }
         timed(timer, StepPhase::Physics, |t| {
             let p = self.begin_frame(settings);
-            let mut touching = false;
+            let (mut touching, mut moved) = (false, 0);
             for _ in 0..p.substeps {
                 self.integrate_and_relax(settings, &p, t);
                 touching = timed(t, StepPhase::Collision, |t| collide(self, t));
-                self.relax_after_collision(settings, &p, t);
+                moved = self.relax_after_collision(settings, &p, t);
             }
-            self.update_sleep(touching, &p);
+            self.update_sleep(touching, moved, &p);
         });
     }
 
@@ -276,34 +276,39 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
     }
 
     /// A substep's second half: the passes after collision, the speed cap.
+    /// Returns the largest component of any particle's motion after it
+    /// (raw FX1, see [`Particles::clamp_velocities`]).
     #[inline(always)]
     pub(super) fn relax_after_collision<T: PhaseTimer>(
         &mut self,
         s: &Settings,
         p: &StepParams,
         t: &mut T,
-    ) {
+    ) -> i32 {
         timed(t, StepPhase::Constraints, |_| {
             self.relax(s.post_collision_iterations);
-            self.particles.clamp_velocities(p);
-        });
+            self.particles.clamp_velocities(p)
+        })
     }
 
     /// Counts still frames in contact, and puts the ragdoll to sleep (at
     /// rest: every previous position set to the current one) after
     /// [`SLEEP_FRAMES`], the last [`SETTLE_FRAMES`] of them settling.
-    pub(super) fn update_sleep(&mut self, touching: bool, p: &StepParams) {
-        if self.count_still(touching, p) {
+    /// `moved` is the largest component of any particle's `|cur - prev|`
+    /// (raw FX1), as [`Ragdoll::relax_after_collision`] found it when
+    /// nothing moved the particles since.
+    pub(super) fn update_sleep(&mut self, touching: bool, moved: i32, p: &StepParams) {
+        if self.count_moved(touching, moved, p) {
             self.fall_asleep();
         }
     }
 
     /// The count towards sleep of [`Ragdoll::update_sleep`], without the
     /// sleep: true once it has lain still for [`SLEEP_FRAMES`] (the last
-    /// [`SETTLE_FRAMES`] of them settling).
+    /// [`SETTLE_FRAMES`] of them settling). For callers that moved the
+    /// particles after the speed cap (a crowd's contacts between
+    /// ragdolls), so it measures the motion again.
     pub(super) fn count_still(&mut self, touching: bool, p: &StepParams) -> bool {
-        // Per axis, raw FX1 a substep.
-        let per_step = |speed: Fx1| speed.div_int(STEPS_PER_SECOND * p.substeps as i32).raw();
         let (x, xp) = (self.particles.positions(), self.particles.prev_positions());
         let moved = x
             .iter()
@@ -312,6 +317,14 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
             .map(i32::abs)
             .max()
             .unwrap_or(0);
+        self.count_moved(touching, moved, p)
+    }
+
+    /// [`Ragdoll::count_still`] for the largest component of any
+    /// particle's motion, `moved` (raw FX1).
+    fn count_moved(&mut self, touching: bool, moved: i32, p: &StepParams) -> bool {
+        // Per axis, raw FX1 a substep.
+        let per_step = |speed: Fx1| speed.div_int(STEPS_PER_SECOND * p.substeps as i32).raw();
         self.shoving = moved > per_step(WAKE_SPEED);
         // Settling moves particles by the sag it takes back, which may
         // be faster than SLEEP_SPEED for a frame, and with no gravity a
