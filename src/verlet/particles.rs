@@ -333,14 +333,26 @@ impl<const N: usize> Particles<N> {
     }
 
     /// Clamps every particle's implied velocity `cur - prev` to
-    /// `max_disp` per substep, by moving `prev`. Returns the largest
-    /// component of any particle's `|cur - prev|` after the clamp (raw
-    /// FX1; 0 with no particles), what the count towards sleep reads
-    /// (`Ragdoll::count_still`): found here, where each difference is
-    /// already in registers, it costs no second pass over the arrays.
+    /// `max_disp` per substep, by moving `prev`.
     // A per-frame loop: kept out of line so linker.ld can place it in ITCM.
     #[inline(never)]
-    pub fn clamp_velocities(&mut self, p: &StepParams) -> i32 {
+    pub fn clamp_velocities(&mut self, p: &StepParams) {
+        self.clamp_velocities_and::<false>(p);
+    }
+
+    /// [`Particles::clamp_velocities`], returning the largest component
+    /// of any particle's `|cur - prev|` after the clamp (raw FX1; 0 with
+    /// no particles): what the count towards sleep reads
+    /// (`Ragdoll::count_still`), found where each difference is already
+    /// in registers instead of in a second pass over the arrays. (Apart,
+    /// so that a crowd, which measures after its contacts, pays nothing.)
+    #[inline(never)]
+    pub fn clamp_velocities_measured(&mut self, p: &StepParams) -> i32 {
+        self.clamp_velocities_and::<true>(p)
+    }
+
+    #[inline(always)]
+    fn clamp_velocities_and<const MEASURE: bool>(&mut self, p: &StepParams) -> i32 {
         let mut moved = 0;
         for i in 0..self.len {
             let mut d = self.cur[i] - self.prev[i];
@@ -349,8 +361,10 @@ impl<const N: usize> Particles<N> {
                 self.prev[i] = self.cur[i] - d;
                 self.rem[i] = [0; 3];
             }
-            for c in d.raw() {
-                moved = moved.max(c.abs());
+            if MEASURE {
+                for c in d.raw() {
+                    moved = moved.max(c.abs());
+                }
             }
         }
         moved

@@ -251,7 +251,7 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
             for _ in 0..p.substeps {
                 self.integrate_and_relax(settings, &p, t);
                 touching = timed(t, StepPhase::Collision, |t| collide(self, t));
-                moved = self.relax_after_collision(settings, &p, t);
+                moved = self.relax_after_collision_measured(settings, &p, t);
             }
             self.update_sleep(touching, moved, &p);
         });
@@ -276,10 +276,24 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
     }
 
     /// A substep's second half: the passes after collision, the speed cap.
-    /// Returns the largest component of any particle's motion after it
-    /// (raw FX1, see [`Particles::clamp_velocities`]).
     #[inline(always)]
     pub(super) fn relax_after_collision<T: PhaseTimer>(
+        &mut self,
+        s: &Settings,
+        p: &StepParams,
+        t: &mut T,
+    ) {
+        timed(t, StepPhase::Constraints, |_| {
+            self.relax(s.post_collision_iterations);
+            self.particles.clamp_velocities(p);
+        });
+    }
+
+    /// [`Ragdoll::relax_after_collision`], returning the largest component
+    /// of any particle's motion after it (raw FX1, see
+    /// [`Particles::clamp_velocities_measured`]).
+    #[inline(always)]
+    fn relax_after_collision_measured<T: PhaseTimer>(
         &mut self,
         s: &Settings,
         p: &StepParams,
@@ -287,7 +301,7 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
     ) -> i32 {
         timed(t, StepPhase::Constraints, |_| {
             self.relax(s.post_collision_iterations);
-            self.particles.clamp_velocities(p)
+            self.particles.clamp_velocities_measured(p)
         })
     }
 
@@ -295,7 +309,7 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
     /// rest: every previous position set to the current one) after
     /// [`SLEEP_FRAMES`], the last [`SETTLE_FRAMES`] of them settling.
     /// `moved` is the largest component of any particle's `|cur - prev|`
-    /// (raw FX1), as [`Ragdoll::relax_after_collision`] found it when
+    /// (raw FX1), as [`Ragdoll::relax_after_collision_measured`] found it when
     /// nothing moved the particles since.
     pub(super) fn update_sleep(&mut self, touching: bool, moved: i32, p: &StepParams) {
         if self.count_moved(touching, moved, p) {
