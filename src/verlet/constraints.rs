@@ -213,12 +213,12 @@ impl Link {
     ///
     /// The approximation: `e = |d|^2 - t^2`, the fraction `e / (2 t^2)`
     /// as a Q16 number, split into the two particles' shares, and each
-    /// share times `d` (one `SMLAWB` a component: `plus_move`). Each move is rounded to
-    /// Q20 (a micrometre): no rounding remainder is worth keeping at that
-    /// step (the FX1 steps of the past were: module docs). The moves of
-    /// `a` and `b` are `d * frac * w_a / W` and `d * frac * w_b / W`, whose
-    /// momenta are equal and opposite but for the shares' rounding (half
-    /// a Q16 step of the fraction: `|d| 2^-17`).
+    /// share times `d` (one `SMLAWB` a component: `rounded_move`). Each
+    /// move is rounded to Q20 (a micrometre): no rounding remainder is
+    /// worth keeping at that step (the FX1 steps of the past were: module
+    /// docs). The moves of `a` and `b` are `d * frac * w_a / W` and `d *
+    /// frac * w_b / W`, whose momenta are equal and opposite but for the
+    /// shares' rounding (half a Q16 step of the fraction: `|d| 2^-17`).
     #[inline(always)]
     fn project<const N: usize>(&self, q: &mut [[i32; 4]; N]) -> u32 {
         let (ia, ib) = (slot::<N>(self.a), slot::<N>(self.b));
@@ -284,22 +284,28 @@ impl Link {
     }
 }
 
-/// `q + ((d f + 2^15) >> 16)`, a constraint's move of `a` (`|f| < 2^15`,
-/// `|d| < 2^30`, the sum within `i32`), in two instructions: one `SMLAWB`
-/// ([`smlawb`]) of `2d` by `f` onto 1 gives `r = 1 + floor(d f / 2^15)`,
-/// and `r >> 1 = floor((floor(d f / 2^15) + 1) / 2) = floor((d f + 2^15)
-/// / 2^16)` (a floor of a floor by an integer is the floor of the whole).
-/// The `smlal` it replaced, with the rounding constant set up before each
+/// `(d f + 2^15) >> 16`, a constraint's move of a particle (`|f| <
+/// 2^15`, `|d| < 2^30`), in two instructions: one `SMLAWB` ([`smlawb`])
+/// of `2d` by `f` onto 1 gives `r = 1 + floor(d f / 2^15)`, and `r >> 1 =
+/// floor((floor(d f / 2^15) + 1) / 2) = floor((d f + 2^15) / 2^16)` (a
+/// floor of a floor by an integer is the floor of the whole). The
+/// `smlal` it replaced, with the rounding constant set up before each
 /// one, cost about 9 DeSmuME cycles a move, this 2.
 #[inline(always)]
-fn plus_move(q: i32, d: i32, f: i32) -> i32 {
-    q + (smlawb(1, d << 1, f) >> 1)
+fn rounded_move(d: i32, f: i32) -> i32 {
+    smlawb(1, d << 1, f) >> 1
 }
 
-/// `q - ((d f + 2^15) >> 16)`, the move of `b`, the same way.
+/// `q + ((d f + 2^15) >> 16)`, the move of `a` (the sum within `i32`).
+#[inline(always)]
+fn plus_move(q: i32, d: i32, f: i32) -> i32 {
+    q + rounded_move(d, f)
+}
+
+/// `q - ((d f + 2^15) >> 16)`, the move of `b`.
 #[inline(always)]
 fn minus_move(q: i32, d: i32, f: i32) -> i32 {
-    q - (smlawb(1, d << 1, f) >> 1)
+    q - rounded_move(d, f)
 }
 
 /// `x` (FX2 raw, Q24) as an `i32`, saturated. Real bounds are at most

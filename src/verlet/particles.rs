@@ -362,12 +362,22 @@ impl<const N: usize> Particles<N> {
                 self.rem[i] = [0; 3];
             }
             if MEASURE {
-                for c in d.raw() {
-                    moved = moved.max(c.abs());
-                }
+                moved = moved.max(largest_component(d));
             }
         }
         moved
+    }
+
+    /// The largest component of any particle's `|cur - prev|` (raw FX1;
+    /// 0 with no particles), what [`Particles::clamp_velocities_measured`]
+    /// returns when nothing moved the particles since.
+    pub fn largest_motion(&self) -> i32 {
+        let (x, xp) = (self.positions(), self.prev_positions());
+        x.iter()
+            .zip(xp)
+            .map(|(a, b)| largest_component(*a - *b))
+            .max()
+            .unwrap_or(0)
     }
 
     /// Calls `f(i, prev, cur, radius)` for every free particle, e.g. to
@@ -441,6 +451,14 @@ impl<const N: usize> Particles<N> {
     pub(crate) fn remainders(&self) -> &[[i32; 3]] {
         &self.rem[..self.len]
     }
+}
+
+/// The largest of `|v.x|`, `|v.y|`, `|v.z|` (raw FX1): how far a particle
+/// moved along any axis, for the count towards sleep.
+#[inline(always)]
+fn largest_component(v: Vec3) -> i32 {
+    let [x, y, z] = v.raw();
+    x.abs().max(y.abs()).max(z.abs())
 }
 
 /// `v` scaled to length at most `max` (direction kept, never longer:

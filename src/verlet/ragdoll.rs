@@ -323,14 +323,7 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
     /// particles after the speed cap (a crowd's contacts between
     /// ragdolls), so it measures the motion again.
     pub(super) fn count_still(&mut self, touching: bool, p: &StepParams) -> bool {
-        let (x, xp) = (self.particles.positions(), self.particles.prev_positions());
-        let moved = x
-            .iter()
-            .zip(xp)
-            .flat_map(|(a, b)| (*a - *b).raw())
-            .map(i32::abs)
-            .max()
-            .unwrap_or(0);
+        let moved = self.particles.largest_motion();
         self.count_moved(touching, moved, p)
     }
 

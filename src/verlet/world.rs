@@ -53,6 +53,38 @@ fn lo_above_hi(b: &RawBox) -> bool {
 /// The box no reach box lies inside.
 const NO_BOX: RawBox = ([i32::MAX; 3], [i32::MIN; 3]);
 
+/// The particles a gather lists, and where their boxes are.
+#[derive(Clone, Copy)]
+enum ListSet<'a, const N: usize> {
+    /// Every particle, with these boxes (a pinned one's is empty, so its
+    /// count is 0): the exact broad phase.
+    Every(&'a [RawBox; N]),
+    /// These particles, with their boxes in `listed`: the kept broad
+    /// phase, which lists only the particles that need it.
+    Needing(&'a [u8]),
+}
+
+impl<const N: usize> ListSet<'_, N> {
+    /// How many particles.
+    #[inline(always)]
+    fn len(self) -> usize {
+        match self {
+            ListSet::Every(b) => b.len(),
+            ListSet::Needing(w) => w.len(),
+        }
+    }
+
+    /// Member `j`: its particle's index and box (`listed`: the
+    /// `WorldContacts`' own).
+    #[inline(always)]
+    fn member(self, j: usize, listed: &[RawBox; N]) -> (usize, RawBox) {
+        match self {
+            ListSet::Every(b) => (j, b[j]),
+            ListSet::Needing(w) => (w[j] as usize, listed[w[j] as usize]),
+        }
+    }
+}
+
 /// The broad phase's results for up to `N` particles, and what they were
 /// gathered for, so that a ragdoll stepping with the same
 /// `WorldContacts` ([`WorldContacts::broad_phase_kept`]) keeps a
@@ -127,7 +159,7 @@ impl<const N: usize> WorldContacts<N> {
         }
         // Every count is written (a pinned particle's empty box finds
         // nothing).
-        self.gather(world, Some(&boxes), &[], (lo, hi));
+        self.gather(world, ListSet::Every(&boxes), (lo, hi));
     }
 
     /// [`WorldContacts::broad_phase`] for a ragdoll that keeps this
@@ -184,7 +216,7 @@ impl<const N: usize> WorldContacts<N> {
             }
         }
         let which = &which[..k];
-        if self.gather(world, None, which, (lo, hi)) {
+        if self.gather(world, ListSet::Needing(which), (lo, hi)) {
             self.list_around(which, (lo, hi));
         }
     }
@@ -202,26 +234,17 @@ impl<const N: usize> WorldContacts<N> {
         }
     }
 
-    /// The lists `around` a set of particles: one tree query for that,
-    /// then each near triangle's stored bounds against each particle's
-    /// box. The particles are every one with `boxes` (the exact broad
-    /// phase; a pinned one's box is empty, so its count is 0), or else
-    /// those in `which`, with their boxes in `listed` (the kept one: only
-    /// the particles that need a list are tested). True when the query
-    /// found no triangle in `around` (every list written is empty then).
+    /// The lists of the particles in `set`, `around` them all: one tree
+    /// query for that, then each near triangle's stored bounds against
+    /// each particle's box. True when the query found no triangle in
+    /// `around` (every list written is empty then).
     #[inline(always)]
-    fn gather(
-        &mut self,
-        world: &CollisionWorld,
-        boxes: Option<&[RawBox; N]>,
-        which: &[u8],
-        around: RawBox,
-    ) -> bool {
+    fn gather(&mut self, world: &CollisionWorld, set: ListSet<'_, N>, around: RawBox) -> bool {
         if lo_above_hi(&around) {
             // No box: every particle pinned, or every list kept (the
             // kept path has marked the pinned ones `UNLISTED`; the exact
             // one zeroes every count).
-            if boxes.is_some() {
+            if let ListSet::Every(_) = set {
                 self.count = [0; N];
             }
             return false;
@@ -242,27 +265,17 @@ impl<const N: usize> WorldContacts<N> {
             near += 1;
         });
         if near > RAGDOLL_CANDIDATES {
-            self.gather_each(world, boxes, which);
+            self.gather_each(world, set);
             return false;
         }
-        // Particle `j` of the set: its index and box.
-        let listed = &self.listed;
-        let particle = |j: usize| match boxes {
-            Some(b) => (j, &b[j]),
-            None => {
-                let i = which[j] as usize;
-                (i, &listed[i])
-            }
-        };
-        let set = boxes.map_or(which.len(), |b| b.len());
         // Triangles outer, in tree order, so that each particle's list is
         // in tree order.
         let mut count = [0usize; N];
         for &ix in &self.near[..near] {
             let tri = &world.tris[ix as usize];
-            for (j, n) in count[..set].iter_mut().enumerate() {
-                let (i, (lo, hi)) = particle(j);
-                if tri.overlaps_box(lo, hi) {
+            for (j, n) in count[..set.len()].iter_mut().enumerate() {
+                let (i, (lo, hi)) = set.member(j, &self.listed);
+                if tri.overlaps_box(&lo, &hi) {
                     if let Some(slot) = self.ids[i].get_mut(*n) {
                         *slot = ix;
                     }
@@ -270,24 +283,20 @@ impl<const N: usize> WorldContacts<N> {
                 }
             }
         }
-        for (j, &n) in count[..set].iter().enumerate() {
-            self.count[particle(j).0] = n as u16;
+        for (j, &n) in count[..set.len()].iter().enumerate() {
+            self.count[set.member(j, &self.listed).0] = n as u16;
         }
         near == 0
     }
 
     /// A dense spot (more near triangles than the ragdoll's list holds):
-    /// each particle of the set (as for `gather`) queries the tree for
-    /// its box. Cold: out of the ITCM overlay.
+    /// each particle of `set` queries the tree for its box. Cold: out of
+    /// the ITCM overlay.
     #[cold]
     #[inline(never)]
-    fn gather_each(&mut self, world: &CollisionWorld, boxes: Option<&[RawBox; N]>, which: &[u8]) {
-        let set = boxes.map_or(which.len(), |b| b.len());
-        for j in 0..set {
-            let (i, (a, c)) = match boxes {
-                Some(b) => (j, b[j]),
-                None => (which[j] as usize, self.listed[which[j] as usize]),
-            };
+    fn gather_each(&mut self, world: &CollisionWorld, set: ListSet<'_, N>) {
+        for j in 0..set.len() {
+            let (i, (a, c)) = set.member(j, &self.listed);
             let (a, c) = (
                 Vec3::from_raw(a[0], a[1], a[2]),
                 Vec3::from_raw(c[0], c[1], c[2]),
