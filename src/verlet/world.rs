@@ -328,8 +328,8 @@ impl<const N: usize> WorldContacts<N> {
                 return;
             }
             let cand = (n <= CANDIDATES).then(|| &self.ids[i][..n]);
-            touching += collide_particle_among(world, cand, memo, prev, cur, radius, friction)
-                .is_some() as usize;
+            touching +=
+                collide_particle_among(world, cand, memo, prev, cur, radius, friction) as usize;
         });
         touching
     }
