@@ -182,32 +182,40 @@ impl<const N: usize> WorldContacts<N> {
         let check = owner == self.owner && self.lists_kept;
         self.owner = owner;
         self.lists_kept = true;
-        let (cur, prev, radius) = (p.positions(), p.prev_positions(), p.radii());
         let m = LIST_MARGIN;
         // The particles that need a list, in order (their boxes go to
-        // `listed`), and the box around them.
+        // `listed`), and the box around them. Zipped, so that the loop
+        // indexes nothing; `check` decides before each box is compared.
         let mut which = [0u8; N];
         let mut k = 0;
         let (mut lo, mut hi) = ([i32::MAX; 3], [i32::MIN; 3]);
-        for (i, &wi) in p.inv_masses().iter().enumerate() {
+        let particles = p
+            .inv_masses()
+            .iter()
+            .zip(p.prev_positions())
+            .zip(p.positions())
+            .zip(p.radii())
+            .zip(self.listed.iter_mut().zip(self.count.iter_mut()));
+        for (i, ((((&wi, &p0), &p1), &r), (listed, count))) in particles.enumerate() {
             if wi == Fx1::ZERO {
                 // Pinned: never collides; no list, so that one is
                 // gathered again once it is free.
-                self.count[i] = UNLISTED;
+                *count = UNLISTED;
                 continue;
             }
-            let (a, c) = reach_box(prev[i], cur[i], radius[i]);
+            let (a, c) = reach_box(p0, p1, r);
             let (a, c) = (a.raw(), c.raw());
-            let (la, lc) = &self.listed[i];
-            let inside = (0..3).all(|k| la[k] <= a[k] && c[k] <= lc[k]);
-            if check && inside && self.count[i] as usize <= CANDIDATES {
-                continue;
+            if check && *count as usize <= CANDIDATES {
+                let (la, lc) = &*listed;
+                if (0..3).all(|k| la[k] <= a[k] && c[k] <= lc[k]) {
+                    continue;
+                }
             }
             let b = (
                 [a[0] - m, a[1] - m, a[2] - m],
                 [c[0] + m, c[1] + m, c[2] + m],
             );
-            self.listed[i] = b;
+            *listed = b;
             which[k] = i as u8;
             k += 1;
             for k in 0..3 {
