@@ -354,12 +354,18 @@ impl<const N: usize> Particles<N> {
     #[inline(always)]
     fn clamp_velocities_and<const MEASURE: bool>(&mut self, p: &StepParams) -> i32 {
         let mut moved = 0;
-        for i in 0..self.len {
-            let mut d = self.cur[i] - self.prev[i];
+        // Zipped: no index, no bounds check.
+        let n = self.len;
+        let particles = self.cur[..n]
+            .iter()
+            .zip(&mut self.prev[..n])
+            .zip(&mut self.rem[..n]);
+        for ((&x, prev), rem) in particles {
+            let mut d = x - *prev;
             if d.length_squared() > p.max_disp2 {
                 d = clamp_len(d, p.max_disp);
-                self.prev[i] = self.cur[i] - d;
-                self.rem[i] = [0; 3];
+                *prev = x - d;
+                *rem = [0; 3];
             }
             if MEASURE {
                 moved = moved.max(largest_component(d));
