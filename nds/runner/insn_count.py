@@ -150,6 +150,35 @@ def multiply_cycles(rs: int, signed: bool) -> int:
     return (rs | 1).bit_length() - 1 >> 3
 
 
+def decode(word: int) -> str:
+    """The encoding group of an ARM instruction, as far as the cycle model
+    and `--classes` tell groups apart (one decoder for both)."""
+    op = word >> 25 & 7
+    if op == 5:
+        return "b"
+    if op in (2, 3):
+        return "ldr" if word >> 20 & 1 else "str"
+    if op == 4:
+        return "ldm" if word >> 20 & 1 else "stm"
+    if op == 0 and word & 0x90 == 0x90:
+        if word & 0x0FC0_00F0 == 0x0000_0090:
+            return "mul"
+        if word & 0x0F80_00F0 == 0x0080_0090:
+            return "mull"
+        if word & 0x60:
+            # Halfword, signed and doubleword transfers.
+            load = word >> 20 & 1 or word & 0x60 == 0x40
+            return "ldr" if load else "str"
+        return "other"
+    if op == 0 and word & 0x0F90_0090 == 0x0100_0080:
+        return "smulxy"
+    if word & 0x0FFF_FFF0 == 0x012F_FF10:
+        return "bx"
+    if op == 0 and word & 0x10 and not word & 0x80:
+        return "regshift"
+    return "other"
+
+
 def desmume_cycles(word: int, cpsr: int, reg) -> int:
     """DeSmuME's ARM9 JIT cycles for one ARM instruction about to run
     (I/O accesses are added by the memory hooks)."""
@@ -158,55 +187,46 @@ def desmume_cycles(word: int, cpsr: int, reg) -> int:
         flags = (cpsr >> 31 & 1, cpsr >> 30 & 1, cpsr >> 29 & 1, cpsr >> 28 & 1)
         if not CONDITIONS[cond](*flags):
             return 1
-    op = word >> 25 & 7
-    if op == 5:
+    kind = decode(word)
+    if kind in ("b", "ldr"):
         return 3
-    if op in (2, 3):
-        return 3 if word >> 20 & 1 else 2
-    if op == 4:
+    if kind == "str":
+        return 2
+    if kind in ("ldm", "stm"):
         n = bin(word & 0xFFFF).count("1")
-        return max(2 if word >> 20 & 1 else 1, n)
-    if op == 0 and word & 0x90 == 0x90:
-        if word & 0x0FC0_00F0 == 0x0000_0090:
-            rs = reg((word >> 8) & 15)
-            return 2 + (word >> 21 & 1) + multiply_cycles(rs, True)
-        if word & 0x0F80_00F0 == 0x0080_0090:
-            rs = reg((word >> 8) & 15)
-            return 3 + (word >> 21 & 1) + multiply_cycles(rs, bool(word >> 22 & 1))
-        if word & 0x60:
-            # Halfword, signed and doubleword transfers.
-            load = word >> 20 & 1 or word & 0x60 == 0x40
-            return 3 if load else 2
-        return 1
-    if op == 0 and word & 0x0F90_0090 == 0x0100_0080:
-        return 1
-    if op == 0 and word & 0x10 and not word & 0x80:
+        return max(2 if kind == "ldm" else 1, n)
+    if kind == "mul":
+        rs = reg((word >> 8) & 15)
+        return 2 + (word >> 21 & 1) + multiply_cycles(rs, True)
+    if kind == "mull":
+        rs = reg((word >> 8) & 15)
+        return 3 + (word >> 21 & 1) + multiply_cycles(rs, bool(word >> 22 & 1))
+    if kind in ("bx", "regshift"):
         return 2
     return 1
 
 
+CLASSES = {
+    "b": "branch",
+    "bx": "branch",
+    "ldr": "load",
+    "str": "store",
+    "ldm": "load multiple",
+    "stm": "store multiple",
+    "mul": "multiply (mul, mla)",
+    "mull": "long multiply (smull, smlal, umull)",
+    "smulxy": "halfword multiply (smulxy, smlawb)",
+}
+
+
 def instruction_class(word: int) -> str:
-    """What kind of ARM instruction `word` is, for `--classes`."""
-    op = word >> 25 & 7
-    if op == 5 or word & 0x0FFF_FFF0 == 0x012F_FF10:
-        return "branch"
-    if op in (2, 3):
-        kind = "load" if word >> 20 & 1 else "store"
-        return kind + " (stack)" if word >> 16 & 15 == 13 else kind
-    if op == 4:
-        return "load multiple" if word >> 20 & 1 else "store multiple"
-    if op == 0 and word & 0x90 == 0x90:
-        if word & 0x0FC0_00F0 == 0x0000_0090:
-            return "multiply (mul, mla)"
-        if word & 0x0F80_00F0 == 0x0080_0090:
-            return "long multiply (smull, smlal, umull)"
-        if word & 0x60:
-            load = word >> 20 & 1 or word & 0x60 == 0x40
-            kind = "load" if load else "store"
-            return kind + " (stack)" if word >> 16 & 15 == 13 else kind
-    if op == 0 and word & 0x0F90_0090 == 0x0100_0080:
-        return "halfword multiply (smulxy, smlawb)"
-    return "other (data processing)"
+    """What kind of ARM instruction `word` is, for `--classes`: `decode`'s
+    groups, with single loads and stores through the stack apart."""
+    kind = decode(word)
+    label = CLASSES.get(kind, "other (data processing)")
+    if kind in ("ldr", "str") and word >> 16 & 15 == 13:
+        return label + " (stack)"
+    return label
 
 
 DIV = 0x0400_0280
