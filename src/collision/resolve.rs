@@ -240,11 +240,8 @@ where
 /// holds where it was found clear (most of a lying ragdoll's) so gets
 /// its whole step from the hinted contact, without the rounds.
 ///
-/// Returns whether the particle touched the world (the narrow phase
-/// counts them): the held particle's step builds no contact. (Its
-/// resting test is inlined, so that no sweep is stored for a call; the
-/// rounds out of line cost more in a landing step, moving their values
-/// through memory, than they saved a held particle.)
+/// Returns whether the particle touched the world (the narrow phase only
+/// counts them, so the held particle's contact is never built).
 #[inline]
 pub fn collide_particle_among(
     world: &CollisionWorld,
@@ -255,120 +252,18 @@ pub fn collide_particle_among(
     radius: Fx1,
     friction: Fx1,
 ) -> bool {
-    let start0 = *prev;
-    let v = clamped_motion(start0, *cur);
-    match hinted_round(world, memo, start0, v, radius, friction) {
-        Round0::Held { .. } => {
-            (*cur, *prev) = (start0, start0);
-            true
-        }
-        round0 => {
-            let sweeps = Sweeps {
-                cand,
-                narrow: sweep_triangle,
-                path: |_| {},
-            };
-            resolve_rounds(
-                world,
-                Some(memo),
-                prev,
-                cur,
-                radius,
-                friction,
-                sweeps,
-                start0,
-                v,
-                round0,
-            )
-            .is_some()
-        }
-    }
-}
-
-/// Round 0 of a particle's step, from its contact hint.
-enum Round0 {
-    /// No hint, or the particle no longer rests on the hinted face: the
-    /// rounds start at round 0.
-    Unhinted,
-    /// It rests on the hinted face, friction holds it, and it stands
-    /// where the still sphere was found clear before: the second round
-    /// would find nothing and the hint would stay (most particles of a
-    /// lying ragdoll). The whole step: the particle stays at its start.
-    Held {
-        /// The hinted triangle.
-        tri: u16,
-        /// Its face's normal (FX1 unit).
-        normal: Vec3,
-    },
-    /// It rests on the hinted face and moves on: round 0's contact
-    /// (`tri` and `normal`, as `Held`) and the velocity its response
-    /// leaves (FX1).
-    Moves {
-        /// The hinted triangle.
-        tri: u16,
-        /// Its face's normal.
-        normal: Vec3,
-        /// The velocity after the response.
-        vel: Vec3,
-    },
-}
-
-/// The resting contact with triangle `tri`'s face (`normal`) of a sphere
-/// that starts at `start`: at time 0, the centre where it starts.
-#[inline(always)]
-fn resting_contact(tri: u16, start: Vec3, normal: Vec3) -> Contact {
-    Contact {
-        tri: tri as u32,
-        hit: Hit {
-            t: Fx1::ZERO,
-            t_fine: Fx2::ZERO,
-            center: start,
-            normal,
-            depth: Fx1::ZERO,
-            feature: Feature::Face,
-        },
-    }
-}
-
-/// Round 0 for a particle starting at `start0` with the clamped motion
-/// `v`: the hinted face's resting contact, as the rounds would take it
-/// (the sphere stays at the start, as it rests, and the motion is
-/// projected and rubbed, which is the velocity's response).
-#[inline(always)]
-fn hinted_round(
-    world: &CollisionWorld,
-    memo: &mut ContactMemo,
-    start0: Vec3,
-    v: Vec3,
-    radius: Fx1,
-    friction: Fx1,
-) -> Round0 {
-    if memo.resting_on == NO_TRIANGLE {
-        return Round0::Unhinted;
-    }
-    let sweep = Sweep {
-        p0: start0,
-        p1: start0 + v,
-        r: radius,
-    };
-    let tri = memo.resting_on;
-    let Some(normal) = resting_normal(world, tri, &mut memo.rest, &sweep) else {
-        return Round0::Unhinted;
-    };
-    let vel = respond(v, normal, friction_scale(v, normal, friction));
-    if vel == Vec3::ZERO && memo.clear_at == start0 {
-        Round0::Held { tri, normal }
-    } else {
-        Round0::Moves { tri, normal, vel }
-    }
-}
-
-/// What the rounds sweep: the candidates (`None`: query the tree), the
-/// narrow phase, and the path's recorder.
-struct Sweeps<'c, S, P> {
-    cand: Option<&'c [u16]>,
-    narrow: S,
-    path: P,
+    resolve_among(
+        world,
+        cand,
+        Some(memo),
+        prev,
+        cur,
+        radius,
+        friction,
+        sweep_triangle,
+        |_| {},
+    )
+    .is_some()
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -390,52 +285,23 @@ where
 {
     let start0 = *prev;
     let v = clamped_motion(start0, *cur); // FX1: the motion
-    path(start0);
-    let round0 = match memo.as_deref_mut() {
-        Some(m) => hinted_round(world, m, start0, v, radius, friction),
-        None => Round0::Unhinted,
-    };
-    if let Round0::Held { tri, normal } = round0 {
-        path(start0);
-        path(start0);
-        (*cur, *prev) = (start0, start0);
-        return Some(resting_contact(tri, start0, normal));
-    }
-    let sweeps = Sweeps { cand, narrow, path };
-    resolve_rounds(
-        world, memo, prev, cur, radius, friction, sweeps, start0, v, round0,
-    )
-}
-
-/// The rounds after round 0 (`round0`, not `Held`) of a particle whose
-/// step from `start0` has the clamped motion `v`; the start is already on
-/// the path.
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-fn resolve_rounds<S, P>(
-    world: &CollisionWorld,
-    mut memo: Option<&mut ContactMemo>,
-    prev: &mut Vec3,
-    cur: &mut Vec3,
-    radius: Fx1,
-    friction: Fx1,
-    sweeps: Sweeps<'_, S, P>,
-    start0: Vec3,
-    v: Vec3,
-    round0: Round0,
-) -> Option<Contact>
-where
-    S: Fn(&Triangle, &Sweep) -> Option<Hit>,
-    P: FnMut(Vec3),
-{
-    let Sweeps {
-        cand,
-        narrow,
-        mut path,
-    } = sweeps;
     let mut end = start0 + v;
     let mut vel = v; // FX1: the velocity, cur - prev
+
     let mut start = start0;
+    path(start);
+    // Round 0's contact when the particle still rests on the hinted face.
+    let hinted = match memo.as_deref_mut() {
+        Some(m) if m.resting_on != NO_TRIANGLE => {
+            let sweep = Sweep {
+                p0: start0,
+                p1: end,
+                r: radius,
+            };
+            resting_contact(world, m.resting_on, &mut m.rest, &sweep)
+        }
+        _ => None,
+    };
     let mut first = None;
     // The face this step rests on, for the next step's hint.
     let mut rest = NO_TRIANGLE;
@@ -443,15 +309,23 @@ where
     // Round 0 taken out of the loop below must not be its last round
     // (that one stops the particle where it touches).
     const { assert!(MAX_CONTACTS >= 1) };
-    if let Round0::Moves {
-        tri,
-        normal,
-        vel: vel0,
-    } = round0
-    {
+    if let Some(contact) = hinted {
+        // Round 0, the hinted face's resting contact: as the loop below
+        // would take it, the sphere stays at the start (it rests) and the
+        // motion is projected and rubbed, which is the velocity's response.
+        let nrm = contact.hit.normal;
+        vel = respond(v, nrm, friction_scale(v, nrm, friction));
+        if vel == Vec3::ZERO && memo.as_deref().is_some_and(|m| m.clear_at == start0) {
+            // Held there by friction, where the still sphere was found
+            // clear before: the second round would find nothing and the
+            // hint would stay (most particles of a lying ragdoll).
+            path(start0);
+            path(start0);
+            (*cur, *prev) = (start0, start0);
+            return hinted;
+        }
         path(start0);
-        first = Some(resting_contact(tri, start0, normal));
-        (rest, vel, end) = (tri, vel0, start0 + vel0);
+        (first, rest, end) = (hinted, contact.tri as u16, start0 + vel);
         rounds = 1..=MAX_CONTACTS;
     }
     for round in rounds {
@@ -526,20 +400,34 @@ where
     first
 }
 
-/// The normal of triangle `hint`'s face if the sphere of `sweep` rests on
-/// it at its start ([`rests_on_kept`]): the resting contact is then at
-/// time 0, the centre where it starts, and the response keeps the sphere
-/// there and projects the motion, as for the contact the sweep would
-/// find.
+/// The resting contact with the face of triangle `hint` ([`rests_on_kept`])
+/// at the start of `sweep`, if the sphere rests on it: at time 0, the
+/// centre where it starts. The response then keeps the sphere there and
+/// projects the motion, as for the contact the sweep would find.
+/// Inlined: out of line, its contact and the sweep went through memory
+/// on every held particle's step.
 #[inline(always)]
-fn resting_normal(
+fn resting_contact(
     world: &CollisionWorld,
     hint: u16,
     rest: &mut RestMemo,
     sweep: &Sweep,
-) -> Option<Vec3> {
+) -> Option<Contact> {
     let tri = world.tris.get(hint as usize)?;
-    rests_on_kept(tri, hint, sweep, rest).then(|| tri.normal())
+    if !rests_on_kept(tri, hint, sweep, rest) {
+        return None;
+    }
+    Some(Contact {
+        tri: hint as u32,
+        hit: Hit {
+            t: Fx1::ZERO,
+            t_fine: Fx2::ZERO,
+            center: sweep.p0,
+            normal: tri.normal(),
+            depth: Fx1::ZERO,
+            feature: Feature::Face,
+        },
+    })
 }
 
 #[inline]
