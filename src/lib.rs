@@ -5,6 +5,7 @@
 #![cfg_attr(not(test), no_std)]
 
 pub use divsqrt;
+pub use kernels;
 
 pub mod anim;
 pub mod collision;

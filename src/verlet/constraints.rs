@@ -51,17 +51,20 @@
 //! fits an `i32` and a squared length an `i64`
 //! (`relaxation_saturates_at_its_position_limit`).
 
-use crate::divsqrt::{div_auto, smlawb, sqrt_u64};
+use crate::divsqrt::{div_auto, sqrt_u64};
 use crate::fx;
 use crate::fx::{Fx1, Fx2, Vec3};
+use kernels::relax::{self as kernel, Projection};
 
 use super::def::ConstraintDef;
 
 /// The default approximation window on `e = |d|^2 / t^2 - 1`.
 pub const DEFAULT_APPROX_WINDOW: Fx1 = fx!(0.25);
 
-/// A compiled distance constraint: squared bounds, approximation
-/// windows and mass ratio precomputed.
+/// A distance constraint as compiled: its particles and bounds. The
+/// solver reads its own form of it ([`kernels::relax::Link`]: squared
+/// bounds, approximation windows and mass ratio precomputed, one cache
+/// line), which [`Constraints`] keeps beside these.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Link {
     /// Particle indices.
@@ -72,32 +75,6 @@ pub struct Link {
     pub min: Fx1,
     /// Maximum length ([`Fx1::MAX`]: none).
     pub max: Fx1,
-    /// `min^2` and `max^2`, Q24 (FX2 raw, exact), saturated to `i32`:
-    /// the solver compares `|d|^2 >> 16` (Q40 to Q24, saturated) with
-    /// them and the window bounds in 32 bits. All four are multiples of
-    /// 2^16 in Q40, so this decides as the Q40 compare did, but for a
-    /// `|d|^2` in the same 2^-24 m^2 step as a bound: at `min^2` or
-    /// `max^2` then `e` is 0 and the move nothing, as before; at a window
-    /// bound it takes the approximation where it took the exact path.
-    /// (`links_at_the_length_limit_hold` in `tests/verlet_constraints.rs`
-    /// checks the saturation at [`MAX_LINK_LENGTH`].) A link both of
-    /// whose ends are pinned has `i32::MIN` and `i32::MAX`: no length is
-    /// out of them, so the solver needs no flag to pass it by.
-    min2: i32,
-    max2: i32,
-    /// `|d|^2` (Q24) at and above which a too-short link takes the
-    /// approximation.
-    min2_lo: i32,
-    /// `|d|^2` (Q24) at and below which a too-long link takes the
-    /// approximation.
-    max2_hi: i32,
-    /// `1 / (2 min^2)`, 1/m^2, Q20 (FX1 raw << 8, below 2^31: see
-    /// `inv_2t2`), so that the fraction is one `smlal`'s high word.
-    inv_2min2: i32,
-    /// `1 / (2 max^2)`, the same way.
-    inv_2max2: i32,
-    /// `w_a / (w_a + w_b)`, the share of the correction `a` takes.
-    ratio_a: Fx1,
 }
 
 /// The longest length a link may hold (a stick's rest length, a range's
@@ -122,190 +99,120 @@ fn inv_2t2(t: Fx1) -> Option<i32> {
     Some((Fx1::ONE.raise().raise().raise() / two_t2).lower().raw() << 8)
 }
 
-impl Link {
-    /// Compiles a definition for the given inverse masses and window.
-    pub fn new(def: &ConstraintDef, inv_masses: &[Fx1], window: Fx1) -> Link {
-        let mut l = Link {
-            a: def.a,
-            b: def.b,
-            min: def.min.max(Fx1::ZERO),
-            max: def.max,
-            min2: 0,
-            max2: i32::MAX,
-            min2_lo: i32::MAX,
-            max2_hi: i32::MIN,
-            inv_2min2: 0,
-            inv_2max2: 0,
-            ratio_a: Fx1::ZERO,
-        };
-        l.set_window(window);
-        l.set_masses(inv_masses[l.a as usize], inv_masses[l.b as usize]);
-        l
-    }
+/// The solver's form of `l` for the inverse masses and window.
+///
+/// Its squared bounds are Q24 (FX2 raw, exact), saturated to `i32`: the
+/// solver compares `|d|^2 >> 16` (Q40 to Q24, saturated) with them and
+/// the window bounds in 32 bits. All four are multiples of 2^16 in Q40,
+/// so this decides as a Q40 compare would, but for a `|d|^2` in the same
+/// 2^-24 m^2 step as a bound: at `min^2` or `max^2` then `e` is 0 and the
+/// move nothing; at a window bound it takes the approximation where Q40
+/// would take the exact path. (`links_at_the_length_limit_hold` in
+/// `tests/verlet_constraints.rs` checks the saturation at
+/// [`MAX_LINK_LENGTH`].) A link both of whose ends are pinned has
+/// `i32::MIN` and `i32::MAX`: no length is out of them, so the solver
+/// needs no flag to pass it by.
+fn compile(l: &Link, w_a: Fx1, w_b: Fx1, window: Fx1) -> kernel::Link {
+    let mut k = kernel::Link {
+        packed: kernel::Link::pack(l.a, l.b, 0),
+        min2: 0,
+        max2: i32::MAX,
+        min2_lo: i32::MAX,
+        inv_2min2: 0,
+        max2_hi: i32::MIN,
+        inv_2max2: 0,
+    };
+    set_window(&mut k, l, window);
+    set_masses(&mut k, l, w_a, w_b);
+    k
+}
 
-    /// Recomputes the approximation windows (`window` on `|d|^2/t^2 - 1`;
-    /// 0 always takes the exact path).
-    pub fn set_window(&mut self, window: Fx1) {
-        let window = window.max(Fx1::ZERO).min(fx!(0.9));
-        match inv_2t2(self.min) {
-            Some(k) if window > Fx1::ZERO => {
-                self.inv_2min2 = k;
-                let min2 = self.min * self.min;
-                self.min2_lo = q24(min2 - (min2 * window).lower());
-            }
-            _ => self.min2_lo = i32::MAX,
+/// Recomputes the approximation windows (`window` on `|d|^2/t^2 - 1`;
+/// 0 always takes the exact path).
+fn set_window(k: &mut kernel::Link, l: &Link, window: Fx1) {
+    let window = window.max(Fx1::ZERO).min(fx!(0.9));
+    match inv_2t2(l.min) {
+        Some(inv) if window > Fx1::ZERO => {
+            k.inv_2min2 = inv;
+            let min2 = l.min * l.min;
+            k.min2_lo = q24(min2 - (min2 * window).lower());
         }
-        match inv_2t2(self.max) {
-            Some(k) if window > Fx1::ZERO => {
-                self.inv_2max2 = k;
-                let max2 = self.max * self.max;
-                self.max2_hi = q24(max2 + (max2 * window).lower());
-            }
-            _ => self.max2_hi = i32::MIN,
-        }
+        _ => k.min2_lo = i32::MAX,
     }
-
-    /// Recomputes the mass ratio (one division); a link both of whose
-    /// ends are pinned gets bounds that every length satisfies.
-    pub fn set_masses(&mut self, w_a: Fx1, w_b: Fx1) {
-        let sum = w_a + w_b;
-        let live = sum > Fx1::ZERO;
-        self.ratio_a = if live { w_a.div_fx1(sum) } else { Fx1::ZERO };
-        (self.min2, self.max2) = if live {
-            (q24(self.min * self.min), q24(self.max * self.max))
-        } else {
-            (i32::MIN, i32::MAX)
-        };
-    }
-
-    /// The exact path: moves the particles by `d (|d| - t) / |d|` (one
-    /// square root, three divisions), each result kept within
-    /// [`POSITION_LIMIT`]. Out of line: about 1 % of the corrections take
-    /// it. It reads `d` and `|d|^2` again from `q` (as `project` did), so
-    /// that the hot loop need not keep them in memory for it.
-    #[inline(never)]
-    fn project_exact(&self, q: &mut [[i32; 4]], t: Fx1) {
-        let (ia, ib) = (self.a as usize, self.b as usize);
-        let d: [i32; 3] = core::array::from_fn(|c| q[ib][c] - q[ia][c]);
-        let d2 = d.iter().map(|&dc| dc as i64 * dc as i64).sum::<i64>();
-        // Q40 -> Q20; 0 only when the particles coincide: nothing moves.
-        let len = sqrt_u64(d2 as u64) as i64;
-        if len == 0 {
-            return;
+    match inv_2t2(l.max) {
+        Some(inv) if window > Fx1::ZERO => {
+            k.inv_2max2 = inv;
+            let max2 = l.max * l.max;
+            k.max2_hi = q24(max2 + (max2 * window).lower());
         }
-        // Q20; |t| below 2^31 FX1 raw, so below 2^39 here.
-        let num = len - ((t.raw() as i64) << 8);
-        let lim = (POSITION_LIMIT.raw() as i64) << 8;
-        for c in 0..3 {
-            // |d| < 2^31 and |num| < 2^40 over len: the quotient is at
-            // most |num| (a push apart) or |d| (a pull together).
-            let corr = div_auto(d[c] as i64 * num.clamp(-lim, lim), len);
-            let corr_a = (corr * self.ratio_a.raw() as i64 + (1 << 11)) >> 12;
-            let (a, b) = (q[ia][c] as i64 + corr_a, q[ib][c] as i64 - (corr - corr_a));
-            q[ia][c] = a.clamp(-lim, lim) as i32;
-            q[ib][c] = b.clamp(-lim, lim) as i32;
-        }
-    }
-
-    /// Projects once, on Q20 positions `q` (see [`Constraints::relax`]).
-    /// Returns 0 if satisfied, 1 if corrected by the approximation, 2 if
-    /// corrected exactly.
-    ///
-    /// The approximation: `e = |d|^2 - t^2`, the fraction `e / (2 t^2)`
-    /// as a Q16 number, split into the two particles' shares, and each
-    /// share times `d` (one `SMLAWB` a component: `rounded_move`). Each
-    /// move is rounded to Q20 (a micrometre): no rounding remainder is
-    /// worth keeping at that step (the FX1 steps of the past were: module
-    /// docs). The moves of `a` and `b` are `d * frac * w_a / W` and `d *
-    /// frac * w_b / W`, whose momenta are equal and opposite but for the
-    /// shares' rounding (half a Q16 step of the fraction: `|d| 2^-17`).
-    #[inline(always)]
-    fn project<const N: usize>(&self, q: &mut [[i32; 4]; N]) -> u32 {
-        let (ia, ib) = (slot::<N>(self.a), slot::<N>(self.b));
-        let (pa, pb) = (q[ia], q[ib]);
-        // Q20; positions stay within 2^29.4 (`relax`), so below 2^30.4.
-        let d = [pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]];
-        // Q40, below 3 * 2^60.8 < 2^63.
-        let d2 = d[0] as i64 * d[0] as i64 + d[1] as i64 * d[1] as i64 + d[2] as i64 * d[2] as i64;
-        // Q24. At and above 2^31 Q24 (128 m^2) it is beyond every window
-        // and every finite bound that fits (`q24` saturates the rest).
-        if d2 >> 47 != 0 {
-            return self.project_far(&mut q[..]);
-        }
-        let d24 = (d2 >> 16) as i32;
-        // e = |d|^2 - t^2 (Q24), k = 1/(2t^2) (Q20).
-        let (e24, k) = if d24 > self.max2 {
-            if d24 > self.max2_hi {
-                self.project_exact(&mut q[..], self.max);
-                return 2;
-            }
-            (d24 - self.max2, self.inv_2max2)
-        } else if d24 < self.min2 {
-            if d24 < self.min2_lo {
-                self.project_exact(&mut q[..], self.min);
-                return 2;
-            }
-            (d24 - self.min2, self.inv_2min2)
-        } else {
-            return 0;
-        };
-        // Inside the window |e| <= 0.9 t^2 <= 3.6 m^2 (t at most
-        // APPROX_MAX_LENGTH): Q24 below 2^26, so Q28 below 2^30.
-        // frac = e k: Q48, rounded to Q16 (the high word of one
-        // multiply-accumulate onto 2^31); |frac| <= window / 2 < 0.45,
-        // below 2^15.
-        let frac = ((((e24 << 4) as i64 * k as i64) + (1 << 31)) >> 32) as i32;
-        // a's share: frac * ratio (Q28, below 2^27), rounded to Q16.
-        let fa = (frac * self.ratio_a.raw() + (1 << 11)) >> 12;
-        let fb = frac - fa;
-        // Inside the window |d| <= 2 m * sqrt(1.9) < 2^21.5 Q20: each
-        // product is below 2^36.5, each move below 1.3 m. `a` first and
-        // `b` read again after (it may be `a`), so that `pb` need not
-        // stay in registers.
-        for c in 0..3 {
-            q[ia][c] = plus_move(pa[c], d[c], fa);
-        }
-        for c in 0..3 {
-            q[ib][c] = minus_move(q[ib][c], d[c], fb);
-        }
-        1
-    }
-
-    /// A squared length of 128 m^2 or more (the Q24 compare's
-    /// saturation): too long for every finite maximum, never too short.
-    #[cold]
-    #[inline(never)]
-    fn project_far(&self, q: &mut [[i32; 4]]) -> u32 {
-        if self.max2 == i32::MAX {
-            return 0;
-        }
-        self.project_exact(q, self.max);
-        2
+        _ => k.max2_hi = i32::MIN,
     }
 }
 
-/// `(d f + 2^15) >> 16`, a constraint's move of a particle (`|f| <
-/// 2^15`, `|d| < 2^30`), in two instructions: one `SMLAWB` ([`smlawb`])
-/// of `2d` by `f` onto 1 gives `r = 1 + floor(d f / 2^15)`, and `r >> 1 =
-/// floor((floor(d f / 2^15) + 1) / 2) = floor((d f + 2^15) / 2^16)` (a
-/// floor of a floor by an integer is the floor of the whole). The
-/// `smlal` it replaced, with the rounding constant set up before each
-/// one, cost about 9 DeSmuME cycles a move, this 2.
-#[inline(always)]
-fn rounded_move(d: i32, f: i32) -> i32 {
-    smlawb(1, d << 1, f) >> 1
+/// Recomputes the mass ratio (one division); a link both of whose ends
+/// are pinned gets bounds that every length satisfies.
+fn set_masses(k: &mut kernel::Link, l: &Link, w_a: Fx1, w_b: Fx1) {
+    let sum = w_a + w_b;
+    let live = sum > Fx1::ZERO;
+    // In [0, 1] for the inverse masses `Particles` allows (none
+    // negative); the clamp only keeps the packed word's field.
+    let ratio = if live { w_a.div_fx1(sum).raw() } else { 0 };
+    k.packed = kernel::Link::pack(l.a, l.b, ratio.clamp(0, 4096) as u16);
+    (k.min2, k.max2) = if live {
+        (q24(l.min * l.min), q24(l.max * l.max))
+    } else {
+        (i32::MIN, i32::MAX)
+    };
 }
 
-/// `q + ((d f + 2^15) >> 16)`, the move of `a` (the sum within `i32`).
-#[inline(always)]
-fn plus_move(q: i32, d: i32, f: i32) -> i32 {
-    q + rounded_move(d, f)
+/// The links the approximation does not serve ([`Projection::Slow`]):
+/// beyond its window, or `|d|^2` at or above 128 m^2 (the Q24 compare's
+/// saturation: too long for every finite maximum, never too short).
+/// True when it moved them (the exact path). Out of line: about 1 % of
+/// the corrections.
+#[cold]
+#[inline(never)]
+fn project_slow<const N: usize>(k: &kernel::Link, l: &Link, q: &mut [[i32; 4]; N]) -> bool {
+    let (ia, ib) = (kernel::slot::<N>(l.a), kernel::slot::<N>(l.b));
+    let d: [i64; 3] = core::array::from_fn(|c| (q[ib][c] - q[ia][c]) as i64);
+    let d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    let too_long = d2 >> 47 != 0 || (d2 >> 16) as i32 > k.max2;
+    if too_long && k.max2 == i32::MAX {
+        return false;
+    }
+    project_exact(k, q, ia, ib, if too_long { l.max } else { l.min });
+    true
 }
 
-/// `q - ((d f + 2^15) >> 16)`, the move of `b`.
-#[inline(always)]
-fn minus_move(q: i32, d: i32, f: i32) -> i32 {
-    q - rounded_move(d, f)
+/// The exact path: moves the particles by `d (|d| - t) / |d|` (one
+/// square root, three divisions), each result kept within
+/// [`POSITION_LIMIT`].
+fn project_exact<const N: usize>(
+    k: &kernel::Link,
+    q: &mut [[i32; 4]; N],
+    ia: usize,
+    ib: usize,
+    t: Fx1,
+) {
+    let d: [i32; 3] = core::array::from_fn(|c| q[ib][c] - q[ia][c]);
+    let d2 = d.iter().map(|&dc| dc as i64 * dc as i64).sum::<i64>();
+    // Q40 -> Q20; 0 only when the particles coincide: nothing moves.
+    let len = sqrt_u64(d2 as u64) as i64;
+    if len == 0 {
+        return;
+    }
+    // Q20; |t| below 2^31 FX1 raw, so below 2^39 here.
+    let num = len - ((t.raw() as i64) << 8);
+    let lim = (POSITION_LIMIT.raw() as i64) << 8;
+    for c in 0..3 {
+        // |d| < 2^31 and |num| < 2^40 over len: the quotient is at
+        // most |num| (a push apart) or |d| (a pull together).
+        let corr = div_auto(d[c] as i64 * num.clamp(-lim, lim), len);
+        let corr_a = (corr * k.ratio_a() as i64 + (1 << 11)) >> 12;
+        let (a, b) = (q[ia][c] as i64 + corr_a, q[ib][c] as i64 - (corr - corr_a));
+        q[ia][c] = a.clamp(-lim, lim) as i32;
+        q[ib][c] = b.clamp(-lim, lim) as i32;
+    }
 }
 
 /// `x` (FX2 raw, Q24) as an `i32`, saturated. Real bounds are at most
@@ -320,21 +227,6 @@ fn q24(x: Fx2) -> i32 {
 /// on every axis (256 m; the collision world's is 100 m). A particle
 /// beyond it is saturated there by the next relaxation.
 pub const POSITION_LIMIT: Fx1 = Fx1::from_raw((1 << 20) - 1);
-
-/// Particle index `i` of an `N`-particle array, reduced modulo `N` (a
-/// mask for the usual power of two) so that the relaxation loop indexes
-/// with no bounds checks: [`Constraints::push`] only accepts indices
-/// below the particle count, so the reduction never changes one (debug
-/// builds, the host tests among them, check that).
-#[inline(always)]
-const fn slot<const N: usize>(i: u8) -> usize {
-    debug_assert!((i as usize) < N, "constraint index beyond the particles");
-    if N.is_power_of_two() {
-        i as usize & (N - 1)
-    } else {
-        i as usize % N
-    }
-}
 
 /// The solver's positions: `x` with its rounding remainder, in Q20
 /// (2^-20 m), saturated to [`POSITION_LIMIT`]. The remainder's last 4
@@ -399,6 +291,9 @@ pub struct RelaxStats {
 #[derive(Clone, Debug)]
 pub struct Constraints<const C: usize> {
     len: usize,
+    /// The solver's form of each link, in pass order (one cache line
+    /// each).
+    solver: [kernel::Link; C],
     links: [Link; C],
     window: Fx1,
     /// Count work into `stats` (off by default).
@@ -412,13 +307,16 @@ const EMPTY_LINK: Link = Link {
     b: 0,
     min: Fx1::ZERO,
     max: Fx1::ZERO,
-    min2: 0,
-    max2: 0,
-    min2_lo: 0,
-    max2_hi: 0,
+};
+
+const EMPTY_SOLVER_LINK: kernel::Link = kernel::Link {
+    packed: 0,
+    min2: i32::MIN,
+    max2: i32::MAX,
+    min2_lo: i32::MAX,
     inv_2min2: 0,
+    max2_hi: i32::MIN,
     inv_2max2: 0,
-    ratio_a: Fx1::ZERO,
 };
 
 impl<const C: usize> Default for Constraints<C> {
@@ -432,6 +330,7 @@ impl<const C: usize> Constraints<C> {
     pub const fn new() -> Self {
         Constraints {
             len: 0,
+            solver: [EMPTY_SOLVER_LINK; C],
             links: [EMPTY_LINK; C],
             window: DEFAULT_APPROX_WINDOW,
             count_stats: false,
@@ -446,11 +345,18 @@ impl<const C: usize> Constraints<C> {
     /// Adds a constraint (indices must be below `inv_masses.len()`);
     /// `None` when full.
     pub fn push(&mut self, def: &ConstraintDef, inv_masses: &[Fx1]) -> Option<usize> {
-        if self.len >= C || def.a as usize >= inv_masses.len() || def.b as usize >= inv_masses.len()
-        {
+        let (a, b) = (def.a as usize, def.b as usize);
+        if self.len >= C || a >= inv_masses.len() || b >= inv_masses.len() {
             return None;
         }
-        self.links[self.len] = Link::new(def, inv_masses, self.window);
+        let l = Link {
+            a: def.a,
+            b: def.b,
+            min: def.min.max(Fx1::ZERO),
+            max: def.max,
+        };
+        self.links[self.len] = l;
+        self.solver[self.len] = compile(&l, inv_masses[a], inv_masses[b], self.window);
         self.len += 1;
         Some(self.len - 1)
     }
@@ -482,15 +388,15 @@ impl<const C: usize> Constraints<C> {
     /// `[0, 0.9]`; 0: always exact).
     pub fn set_window(&mut self, window: Fx1) {
         self.window = window;
-        for l in &mut self.links[..self.len] {
-            l.set_window(window);
+        for (k, l) in self.solver.iter_mut().zip(&self.links[..self.len]) {
+            set_window(k, l, window);
         }
     }
 
     /// Recomputes the mass ratios after inverse masses changed.
     pub fn refresh(&mut self, inv_masses: &[Fx1]) {
-        for l in &mut self.links[..self.len] {
-            l.set_masses(inv_masses[l.a as usize], inv_masses[l.b as usize]);
+        for (k, l) in self.solver.iter_mut().zip(&self.links[..self.len]) {
+            set_masses(k, l, inv_masses[l.a as usize], inv_masses[l.b as usize]);
         }
     }
 
@@ -530,7 +436,7 @@ impl<const C: usize> Constraints<C> {
         masses: &[Fx1; N],
         iterations: u32,
     ) -> [i64; 3] {
-        let links = &self.links[..self.len];
+        let (solver, links) = (&self.solver[..self.len], &self.links[..self.len]);
         let (mut approx, mut exact) = (0u32, 0u32);
         let mut moved = [0i64; 3];
         // At most this many passes between conversions: each pass moves a
@@ -545,15 +451,26 @@ impl<const C: usize> Constraints<C> {
             let mut q = to_q20(x, rem);
             let before = moment(&q, masses);
             for _ in 0..passes {
-                for l in links {
-                    let kind = l.project(&mut q);
-                    if COUNT {
-                        match kind {
-                            0 => {}
-                            1 => approx += 1,
-                            _ => exact += 1,
+                if COUNT {
+                    for (k, l) in solver.iter().zip(links) {
+                        match kernel::project(k, &mut q) {
+                            Projection::Satisfied => {}
+                            Projection::Approximated => approx += 1,
+                            Projection::Slow => exact += project_slow(k, l, &mut q) as u32,
                         }
                     }
+                    continue;
+                }
+                // The approximation's pass, stopping at each link it does
+                // not serve for the slow path.
+                let mut i = 0;
+                loop {
+                    i += kernel::approximate(&solver[i..], &mut q);
+                    let (Some(k), Some(l)) = (solver.get(i), links.get(i)) else {
+                        break;
+                    };
+                    project_slow(k, l, &mut q);
+                    i += 1;
                 }
             }
             let after = moment(&q, masses);
@@ -569,61 +486,5 @@ impl<const C: usize> Constraints<C> {
             st.exact = st.exact.wrapping_add(exact);
         }
         moved
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{minus_move, plus_move};
-    use crate::xorshift::XorShift32;
-
-    /// The multiply-accumulate moves equal the rounded moves they replace
-    /// (`(d f + 2^15) >> 16` added to or taken from `q`), at ties, at the
-    /// edges of the ranges the solver uses and at random.
-    #[test]
-    fn moves_equal_the_rounded_products() {
-        let rounded = |d: i32, f: i32| ((d as i64 * f as i64 + (1 << 15)) >> 16) as i32;
-        let check = |q: i32, d: i32, f: i32| {
-            assert_eq!(plus_move(q, d, f), q + rounded(d, f), "q {q} d {d} f {f}");
-            assert_eq!(minus_move(q, d, f), q - rounded(d, f), "q {q} d {d} f {f}");
-        };
-        let ds = [
-            0,
-            1,
-            -1,
-            2,
-            -2,
-            3,
-            1 << 15,
-            -(1 << 15),
-            3 << 20,
-            -(3 << 20),
-            (1 << 22) - 1,
-        ];
-        let fs = [
-            0,
-            1,
-            -1,
-            2,
-            -2,
-            0x4000,
-            -0x4000,
-            (1 << 15) - 1,
-            -((1 << 15) - 1),
-        ];
-        for &d in &ds {
-            for &f in &fs {
-                for q in [0, 12345, -12345, 1 << 29, -(1 << 29)] {
-                    check(q, d, f);
-                }
-            }
-        }
-        let mut rng = XorShift32::new(0x5eed_1234);
-        for _ in 0..200_000 {
-            let d = (rng.next_u32() as i32) >> 9; // below 2^22.5 in size
-            let f = (rng.next_u32() as i32) >> 17; // below 2^15
-            let q = (rng.next_u32() as i32) >> 2; // below 2^29
-            check(q, d, f);
-        }
     }
 }

@@ -28,6 +28,7 @@ pub const ALL: &[Test] = tests![
     divider_matches_host,
     sqrt_matches_host,
     smlawb_matches_host,
+    relax_kernel_matches_host,
     timers_advance_and_carry,
     profiler_overhead_small,
     mailbox_layout,
@@ -347,6 +348,114 @@ fn smlawb_matches_host(_: &mut Mailbox) -> Outcome {
         );
     }
     ok(text!(48; "{} and {} edges agree", DIVISIONS, edges.len().pow(3)))
+}
+
+/// The constraint pass in ARM (`kernels::relax::approximate` for 16
+/// particles) against its Rust form, which the host runs: random links
+/// (sticks, ranges, one-sided bounds, windows from none to 0.9, both ends
+/// pinned, any mass ratio) over random bodies, some stretched or crushed
+/// beyond every window and some beyond 128 m^2, each pass restarted after
+/// every link it leaves to the slow path. Positions, stops and the count
+/// of corrections must all agree.
+fn relax_kernel_matches_host(_: &mut Mailbox) -> Outcome {
+    use dsphys::kernels::relax::{approximate, project, Link, Projection};
+    const LINKS: usize = 32;
+    // The ARM pass runs from the Verlet overlay.
+    crate::hw::itcm::verlet();
+    let mut rng = Rng(0x5eed_0c0d);
+    let (mut corrections, mut stops) = (0u32, 0u32);
+    for round in 0..RELAX_ROUNDS {
+        // Each body within `spread` (Q20) of its centre: 2^18 and 2^20
+        // (a quarter and one metre) are a ragdoll's scales, 2^27 stretches
+        // links beyond 128 m^2.
+        let spread = [1 << 18, 1 << 19, 1 << 20, 1 << 27][round as usize % 4];
+        let centre = (rng.next() as i32) >> 4;
+        let mut q = [[0i32; 4]; 16];
+        for p in &mut q {
+            for c in p.iter_mut().take(3) {
+                *c = centre + (rng.next() as i32 % spread);
+            }
+        }
+        let links: [Link; LINKS] = core::array::from_fn(|_| random_link(&mut rng, &q));
+        let mut soft = q;
+        let mut i = 0;
+        while i < LINKS {
+            let stop = i + approximate(&links[i..], &mut q);
+            // The reference, link by link.
+            let mut j = i;
+            while j < LINKS {
+                match project(&links[j], &mut soft) {
+                    Projection::Slow => break,
+                    Projection::Approximated => corrections += 1,
+                    Projection::Satisfied => {}
+                }
+                j += 1;
+            }
+            check!(stop == j, "round {} stop {} != {}", round, stop, j);
+            check!(q == soft, "round {} from link {}: positions", round, i);
+            stops += (stop < LINKS) as u32;
+            i = stop + 1;
+        }
+    }
+    check!(
+        corrections > RELAX_ROUNDS * 8 && stops > RELAX_ROUNDS,
+        "too few cases: {} corrections, {} stops",
+        corrections,
+        stops
+    );
+    ok(text!(48; "{} corrections, {} stops agree", corrections, stops))
+}
+
+/// Rounds of `relax_kernel_matches_host`.
+const RELAX_ROUNDS: u32 = 200;
+
+/// A link within the ranges the pass documents, at random, its bounds
+/// near its particles' distance in `q` (within -30 % .. +30 %, so that
+/// some take the approximation and some do not), between 1/64 m and 2 m.
+fn random_link(rng: &mut Rng, q: &[[i32; 4]; 16]) -> dsphys::kernels::relax::Link {
+    use dsphys::kernels::relax::Link;
+    let (a, b) = (rng.next() as u8, rng.next() as u8);
+    let (pa, pb) = (q[a as usize & 15], q[b as usize & 15]);
+    let d2: i64 = (0..3).map(|c| (pb[c] - pa[c]) as i64).map(|d| d * d).sum();
+    // FX1 raw (Q12): the distance, then a bound near it.
+    let dist = (dsphys::divsqrt::sqrt_u64(d2 as u64) >> 8) as i32;
+    let near = |rng: &mut Rng| {
+        let scale = 4096 - 1229 + (rng.next() % 2458) as i32;
+        ((dist as i64 * scale as i64) >> 12).clamp(65, 8192) as i32
+    };
+    let (t0, t1) = (near(rng), near(rng));
+    let (lo, hi) = (t0.min(t1), t0.max(t1));
+    let (min, max) = match rng.next() % 8 {
+        0..=2 => (lo, lo),   // a stick
+        3 | 4 => (lo, hi),   // a range
+        5 => (lo, i32::MAX), // a minimum only
+        _ => (0, hi),        // a maximum only
+    };
+    let window = (rng.next() % 3687) as i64; // up to 0.9, Q12
+                                             // 1/(2 t^2) in Q20, as the engine compiles it (to within rounding).
+    let inv = |t: i32| (((1i64 << 48) / (2 * t as i64 * t as i64)) >> 12 << 8) as i32;
+    let (min2, max2) = (min * min, if max == i32::MAX { max } else { max * max });
+    let widen = |t2: i32| ((t2 as i64 * window) >> 12) as i32;
+    let mut l = Link {
+        packed: Link::pack(a, b, (rng.next() % 4097) as u16),
+        min2,
+        max2,
+        min2_lo: i32::MAX,
+        inv_2min2: 0,
+        max2_hi: i32::MIN,
+        inv_2max2: 0,
+    };
+    if min > 0 && window > 0 {
+        (l.min2_lo, l.inv_2min2) = (min2 - widen(min2), inv(min));
+    }
+    if max < i32::MAX && window > 0 {
+        (l.max2_hi, l.inv_2max2) = (max2 + widen(max2), inv(max));
+    }
+    if rng.next().is_multiple_of(16) {
+        // Both ends pinned: nothing is out of bounds.
+        (l.min2, l.max2) = (i32::MIN, i32::MAX);
+    }
+    l
 }
 
 fn timers_advance_and_carry(_: &mut Mailbox) -> Outcome {
