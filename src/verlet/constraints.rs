@@ -233,14 +233,17 @@ pub const POSITION_LIMIT: Fx1 = Fx1::from_raw((1 << 20) - 1);
 /// bits (below Q20) stay in `rem` for [`from_q20`].
 #[inline(always)]
 fn to_q20<const N: usize>(x: &[Vec3; N], rem: &[[i32; 3]; N]) -> [[i32; 4]; N] {
-    let lim = POSITION_LIMIT.raw();
-    // Built element by element (no zeroing first); the fourth word is
-    // padding that makes a particle 16 bytes, one shift to address.
-    core::array::from_fn(|i| {
-        let (xi, ri) = (x[i].raw(), rem[i]);
-        let c = |c: usize| (xi[c].clamp(-lim, lim) << 8) + (ri[c] >> 4);
-        [c(0), c(1), c(2), 0]
-    })
+    // Built element by element (no zeroing first).
+    core::array::from_fn(|i| q20(x[i], rem[i]))
+}
+
+/// One particle's solver position ([`to_q20`]); the fourth word is
+/// padding that makes a particle 16 bytes, one shift to address.
+#[inline(always)]
+pub(super) fn q20(x: Vec3, rem: [i32; 3]) -> [i32; 4] {
+    let (lim, x) = (POSITION_LIMIT.raw(), x.raw());
+    let c = |c: usize| (x[c].clamp(-lim, lim) << 8) + (rem[c] >> 4);
+    [c(0), c(1), c(2), 0]
 }
 
 /// `sum m_i q_i` per axis (FX1 raw mass times Q20: Q32 kg m), exact:
@@ -421,16 +424,39 @@ impl<const C: usize> Constraints<C> {
         masses: &[Fx1; N],
         iterations: u32,
     ) -> [i64; 3] {
+        let mut q = to_q20(x, rem);
+        self.relax_q20(&mut q, x, rem, masses, iterations)
+    }
+
+    /// [`Constraints::relax`] from the Q20 positions `q` that `x` and
+    /// `rem` convert to (a fresh integration hands them over:
+    /// `Particles::integrate_q20`); `x` is only written, and every one of
+    /// its particles is (so `iterations` must not be 0).
+    // A per-frame loop: kept out of line so linker.ld can place it in ITCM.
+    #[inline(never)]
+    pub fn relax_q20<const N: usize>(
+        &mut self,
+        q: &mut [[i32; 4]; N],
+        x: &mut [Vec3; N],
+        rem: &mut [[i32; 3]; N],
+        masses: &[Fx1; N],
+        iterations: u32,
+    ) -> [i64; 3] {
+        debug_assert!(
+            iterations > 0,
+            "relax_q20 writes the positions back only after a pass"
+        );
         if self.count_stats {
-            self.relax_impl::<true, N>(x, rem, masses, iterations)
+            self.relax_impl::<true, N>(q, x, rem, masses, iterations)
         } else {
-            self.relax_impl::<false, N>(x, rem, masses, iterations)
+            self.relax_impl::<false, N>(q, x, rem, masses, iterations)
         }
     }
 
     #[inline(always)]
     fn relax_impl<const COUNT: bool, const N: usize>(
         &mut self,
+        q: &mut [[i32; 4]; N],
         x: &mut [Vec3; N],
         rem: &mut [[i32; 3]; N],
         masses: &[Fx1; N],
@@ -447,16 +473,18 @@ impl<const C: usize> Constraints<C> {
         let mut left = iterations;
         while left > 0 {
             let passes = left.min(chunk);
+            if left < iterations {
+                *q = to_q20(x, rem);
+            }
             left -= passes;
-            let mut q = to_q20(x, rem);
-            let before = moment(&q, masses);
+            let before = moment(q, masses);
             for _ in 0..passes {
                 if COUNT {
                     for (k, l) in solver.iter().zip(links) {
-                        match kernel::project(k, &mut q) {
+                        match kernel::project(k, q) {
                             Projection::Satisfied => {}
                             Projection::Approximated => approx += 1,
-                            Projection::Slow => exact += project_slow(k, l, &mut q) as u32,
+                            Projection::Slow => exact += project_slow(k, l, q) as u32,
                         }
                     }
                     continue;
@@ -465,19 +493,19 @@ impl<const C: usize> Constraints<C> {
                 // not serve for the slow path.
                 let mut i = 0;
                 loop {
-                    i += kernel::approximate(&solver[i..], &mut q);
+                    i += kernel::approximate(&solver[i..], q);
                     let (Some(k), Some(l)) = (solver.get(i), links.get(i)) else {
                         break;
                     };
-                    project_slow(k, l, &mut q);
+                    project_slow(k, l, q);
                     i += 1;
                 }
             }
-            let after = moment(&q, masses);
+            let after = moment(q, masses);
             for c in 0..3 {
                 moved[c] += after[c] - before[c];
             }
-            from_q20(&q, x, rem);
+            from_q20(q, x, rem);
         }
         if COUNT {
             let st = &mut self.stats;

@@ -32,6 +32,7 @@ use crate::collision::sweep::RestMemo;
 use crate::divsqrt::div_auto;
 use crate::fx::{Fx1, Vec3};
 
+use super::constraints::q20;
 use super::settings::{Gravity, StepParams};
 use super::STEPS_PER_SECOND;
 
@@ -288,30 +289,101 @@ impl<const N: usize> Particles<N> {
     // A per-frame loop: kept out of line so linker.ld can place it in ITCM.
     #[inline(never)]
     pub fn integrate(&mut self, p: &StepParams) {
+        self.integrate_each(p, |x, _, xi, _| *x = xi);
+    }
+
+    /// [`Particles::integrate`], handing the constraint solver its Q20
+    /// positions (each particle's position with its remainder, as the
+    /// solver would read them: `constraints::q20`) instead of storing the
+    /// new positions: the solver writes them all back
+    /// ([`Constraints::relax_q20`](super::Constraints::relax_q20)), so
+    /// neither array goes through main RAM twice. Only that call may
+    /// follow: until it, `positions()` are the old ones.
+    // A per-frame loop: kept out of line so linker.ld can place it in ITCM.
+    #[inline(never)]
+    pub(crate) fn integrate_q20(&mut self, p: &StepParams) -> [[i32; 4]; N] {
+        debug_assert_eq!(p.substeps, self.substeps, "call set_substeps first");
+        let g = p.g_dt2.raw();
+        let mut store = |_: &mut Vec3, rem: &mut [i32; 3], x, _| q20(x, *rem);
+        match p.gravity {
+            Gravity::Down => core::array::from_fn(|i| {
+                if self.is_free_slot(i) {
+                    self.integrate_one(i, p, [0, -g, 0], &mut store)
+                } else {
+                    q20(self.cur[i], self.rem[i])
+                }
+            }),
+            Gravity::TowardsPoint(point) => self.integrate_q20_towards(p, point),
+        }
+    }
+
+    /// [`Particles::integrate_q20`] with gravity towards `point`. Apart
+    /// (and left in main RAM): the usual gravity's loop is the one that
+    /// must fit the ITCM overlay.
+    #[inline(never)]
+    fn integrate_q20_towards(&mut self, p: &StepParams, point: Vec3) -> [[i32; 4]; N] {
+        let g = p.g_dt2.raw();
+        let mut store = |_: &mut Vec3, rem: &mut [i32; 3], x, _| q20(x, *rem);
+        core::array::from_fn(|i| {
+            if self.is_free_slot(i) {
+                // Unit FX1 direction * FX2 = FX3, rounded to FX2.
+                let dir = (point - self.cur[i]).normalise().raw();
+                let acc = dir.map(|c| (c as i64 * g + (1 << 11)) >> 12);
+                self.integrate_one(i, p, acc, &mut store)
+            } else {
+                q20(self.cur[i], self.rem[i])
+            }
+        })
+    }
+
+    /// True for slot `i` below the count whose particle is not pinned.
+    #[inline(always)]
+    fn is_free_slot(&self, i: usize) -> bool {
+        i < self.len && self.inv_mass[i] != Fx1::ZERO
+    }
+
+    /// The loop of [`Particles::integrate`], giving each free particle's
+    /// new position to `store(cur, rem, new, i)` (its remainder already
+    /// in `rem`).
+    #[inline(always)]
+    fn integrate_each(
+        &mut self,
+        p: &StepParams,
+        mut store: impl FnMut(&mut Vec3, &mut [i32; 3], Vec3, usize),
+    ) {
         debug_assert_eq!(p.substeps, self.substeps, "call set_substeps first");
         let g = p.g_dt2.raw();
         match p.gravity {
             Gravity::Down => {
                 for i in 0..self.len {
-                    self.integrate_one(i, p, [0, -g, 0]);
+                    if self.inv_mass[i] != Fx1::ZERO {
+                        self.integrate_one(i, p, [0, -g, 0], &mut store);
+                    }
                 }
             }
             Gravity::TowardsPoint(point) => {
                 for i in 0..self.len {
-                    // Unit FX1 direction * FX2 = FX3, rounded to FX2.
-                    let dir = (point - self.cur[i]).normalise().raw();
-                    self.integrate_one(i, p, dir.map(|c| (c as i64 * g + (1 << 11)) >> 12));
+                    if self.inv_mass[i] != Fx1::ZERO {
+                        // Unit FX1 direction * FX2 = FX3, rounded to FX2.
+                        let dir = (point - self.cur[i]).normalise().raw();
+                        let acc = dir.map(|c| (c as i64 * g + (1 << 11)) >> 12);
+                        self.integrate_one(i, p, acc, &mut store);
+                    }
                 }
             }
         }
     }
 
-    /// One particle's step with acceleration `acc` (`a dt^2`, FX2 raw).
+    /// One free particle's step with acceleration `acc` (`a dt^2`, FX2
+    /// raw): `store` gets its new position.
     #[inline(always)]
-    fn integrate_one(&mut self, i: usize, p: &StepParams, acc: [i64; 3]) {
-        if self.inv_mass[i] == Fx1::ZERO {
-            return;
-        }
+    fn integrate_one<R>(
+        &mut self,
+        i: usize,
+        p: &StepParams,
+        acc: [i64; 3],
+        store: &mut impl FnMut(&mut Vec3, &mut [i32; 3], Vec3, usize) -> R,
+    ) -> R {
         let x = self.cur[i];
         let vr = (x - self.prev[i]).raw();
         let rem = &mut self.rem[i];
@@ -329,7 +401,7 @@ impl<const N: usize> Particles<N> {
             *rem = [0; 3];
         }
         self.prev[i] = x;
-        self.cur[i] = x + disp;
+        store(&mut self.cur[i], rem, x + disp, i)
     }
 
     /// Clamps every particle's implied velocity `cur - prev` to

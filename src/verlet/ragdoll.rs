@@ -265,14 +265,22 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
         p: &StepParams,
         t: &mut T,
     ) {
-        timed(t, StepPhase::Integrate, |_| {
-            if self.is_settling() {
-                self.particles.stop();
-            } else {
-                self.particles.integrate(p)
-            }
+        if self.is_settling() || s.iterations == 0 {
+            timed(t, StepPhase::Integrate, |_| {
+                if self.is_settling() {
+                    self.particles.stop();
+                } else {
+                    self.particles.integrate(p)
+                }
+            });
+            timed(t, StepPhase::Constraints, |_| self.relax(s.iterations));
+            return;
+        }
+        // The integration hands the passes their positions directly.
+        let mut q = timed(t, StepPhase::Integrate, |_| self.particles.integrate_q20(p));
+        timed(t, StepPhase::Constraints, |_| {
+            self.relax_q20(&mut q, s.iterations)
         });
-        timed(t, StepPhase::Constraints, |_| self.relax(s.iterations));
     }
 
     /// A substep's second half: the passes after collision, the speed cap.
@@ -434,9 +442,26 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
         if iterations == 0 {
             return;
         }
-        let fix = self.conserve_momentum && !self.any_pinned;
         let (x, rem, masses) = self.particles.solver_state();
         let moved = self.constraints.relax(x, rem, masses, iterations as u32);
+        self.give_back(moved);
+    }
+
+    /// [`Ragdoll::relax`] from the Q20 positions a fresh integration
+    /// handed over (`Particles::integrate_q20`; `iterations` above 0).
+    fn relax_q20(&mut self, q: &mut [[i32; 4]; N], iterations: u8) {
+        let (x, rem, masses) = self.particles.solver_state();
+        let moved = self
+            .constraints
+            .relax_q20(q, x, rem, masses, iterations as u32);
+        self.give_back(moved);
+    }
+
+    /// Accumulates the passes' moved mass and gives back whole steps of
+    /// it (see [`Ragdoll::relax`]).
+    #[inline(always)]
+    fn give_back(&mut self, moved: [i64; 3]) {
+        let fix = self.conserve_momentum && !self.any_pinned;
         if fix {
             for (d, m) in self.drift.iter_mut().zip(moved) {
                 *d += m;
