@@ -31,7 +31,9 @@ The disturbances (the pen's rules are in nds/arm9/src/demo/stylus.rs):
   (g) ragdoll rain: no input. The rain drops a ragdoll once the last one
       rests (or 240 frames on), while the frames have room
       (scenes/rain.rs), and stops for good at the first overrun, taking
-      out the ragdoll that was landing; it is left to run to that end (or
+      out the ragdoll that was landing, and the newest again at each
+      overrun while the pile that landing woke settles (until 120 frames
+      pass without one); it is left to run to that end (or
       to its 64-ragdoll ceiling, or to STALL frames without a drop: the
       spawner also skips drops while a frame takes over 90 % of the
       budget, and could hover there), and the 180 frames measured are the
@@ -203,7 +205,7 @@ def approach(x: int, y: int, step: int = APPROACH_STEP) -> list[tuple[int, int]]
 def rain_end(live: dict, frames_without_drop: int) -> str | None:
     """Why the rain has stopped adding ragdolls, or None while it may add more."""
     if live["rain.full"]:
-        return "stopped by its first overrun"
+        return "stopped by its first overrun, settled"
     if live["ragdolls"] >= MAX_RAGDOLLS:
         return f"at its {MAX_RAGDOLLS}-ragdoll ceiling"
     if frames_without_drop >= STALL_FRAMES:

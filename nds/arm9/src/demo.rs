@@ -492,7 +492,8 @@ fn publish_live(
     let dynamic = sim.bodies().iter().filter(|b| !b.is_static()).count();
     live::set(mb, Live::Bodies, dynamic as i32);
     live::set(mb, Live::RowsDropped, sim.rows_dropped() as i32);
-    live::set(mb, Live::RainFull, sim.rain.full as i32);
+    // Set once the crowd the rain left has settled (`scenes/rain.rs`).
+    live::set(mb, Live::RainFull, sim.rain.settled(sim.frame) as i32);
     // The powered ragdoll's level of detail: 0 full, 1 folded, 2 resting,
     // 3 folded above its ankles (-1 in the other scenes).
     let lod = match sim.rigid {
