@@ -306,14 +306,16 @@ def new_goal_then_flip(w: Watch) -> str:
 def rain_to_its_end(w: Watch) -> str:
     """(g): runs the rain until it stops adding; the window starts then."""
     count, since = w.live["ragdolls"], 0
+    most = count
     for _ in range(RAIN_FRAMES):
         live = w.step()
         since = 0 if live["ragdolls"] != count else since + 1
         count = live["ragdolls"]
+        most = max(most, count)
         reason = rain_end(live, since)
         if reason:
             w.restart()
-            return f"{int(count)} ragdolls, {reason}"
+            return f"{int(count)} ragdolls, {int(most)} at most, {reason}"
     raise StressError(f"the rain still added ragdolls after {RAIN_FRAMES} frames")
 
 
