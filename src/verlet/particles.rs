@@ -289,7 +289,17 @@ impl<const N: usize> Particles<N> {
     // A per-frame loop: kept out of line so linker.ld can place it in ITCM.
     #[inline(never)]
     pub fn integrate(&mut self, p: &StepParams) {
-        self.integrate_each(p, |x, _, xi, _| *x = xi);
+        debug_assert_eq!(p.substeps, self.substeps, "call set_substeps first");
+        let store = |x: &mut Vec3, _: &mut [i32; 3], xi| *x = xi;
+        match p.gravity {
+            Gravity::Down => {
+                let g = p.g_dt2.raw();
+                self.integrate_each(p, |_, _| [0, -g, 0], store)
+            }
+            Gravity::TowardsPoint(point) => {
+                self.integrate_each(p, |s, i| s.acc_towards(point, i, p), store)
+            }
+        }
     }
 
     /// [`Particles::integrate`], handing the constraint solver its Q20
@@ -303,16 +313,11 @@ impl<const N: usize> Particles<N> {
     #[inline(never)]
     pub(crate) fn integrate_q20(&mut self, p: &StepParams) -> [[i32; 4]; N] {
         debug_assert_eq!(p.substeps, self.substeps, "call set_substeps first");
-        let g = p.g_dt2.raw();
-        let mut store = |_: &mut Vec3, rem: &mut [i32; 3], x, _| q20(x, *rem);
         match p.gravity {
-            Gravity::Down => core::array::from_fn(|i| {
-                if self.is_free_slot(i) {
-                    self.integrate_one(i, p, [0, -g, 0], &mut store)
-                } else {
-                    q20(self.cur[i], self.rem[i])
-                }
-            }),
+            Gravity::Down => {
+                let g = p.g_dt2.raw();
+                self.integrate_q20_with(p, |_, _| [0, -g, 0])
+            }
             Gravity::TowardsPoint(point) => self.integrate_q20_towards(p, point),
         }
     }
@@ -322,54 +327,50 @@ impl<const N: usize> Particles<N> {
     /// must fit the ITCM overlay.
     #[inline(never)]
     fn integrate_q20_towards(&mut self, p: &StepParams, point: Vec3) -> [[i32; 4]; N] {
-        let g = p.g_dt2.raw();
-        let mut store = |_: &mut Vec3, rem: &mut [i32; 3], x, _| q20(x, *rem);
+        self.integrate_q20_with(p, |s, i| s.acc_towards(point, i, p))
+    }
+
+    /// The array of [`Particles::integrate_q20`] for the acceleration
+    /// `acc(self, i)` of each free particle `i`: every other slot (pinned,
+    /// or beyond the count) as the solver would convert it.
+    #[inline(always)]
+    fn integrate_q20_with(
+        &mut self,
+        p: &StepParams,
+        acc: impl Fn(&Self, usize) -> [i64; 3],
+    ) -> [[i32; 4]; N] {
         core::array::from_fn(|i| {
-            if self.is_free_slot(i) {
-                // Unit FX1 direction * FX2 = FX3, rounded to FX2.
-                let dir = (point - self.cur[i]).normalise().raw();
-                let acc = dir.map(|c| (c as i64 * g + (1 << 11)) >> 12);
-                self.integrate_one(i, p, acc, &mut store)
+            if i < self.len && self.inv_mass[i] != Fx1::ZERO {
+                let a = acc(self, i);
+                self.integrate_one(i, p, a, |_, rem, x| q20(x, *rem))
             } else {
                 q20(self.cur[i], self.rem[i])
             }
         })
     }
 
-    /// True for slot `i` below the count whose particle is not pinned.
+    /// Gravity towards `point` for particle `i`, `a dt^2` (FX2 raw): the
+    /// unit FX1 direction times FX2 is FX3, rounded to FX2.
     #[inline(always)]
-    fn is_free_slot(&self, i: usize) -> bool {
-        i < self.len && self.inv_mass[i] != Fx1::ZERO
+    fn acc_towards(&self, point: Vec3, i: usize, p: &StepParams) -> [i64; 3] {
+        let dir = (point - self.cur[i]).normalise().raw();
+        dir.map(|c| (c as i64 * p.g_dt2.raw() + (1 << 11)) >> 12)
     }
 
-    /// The loop of [`Particles::integrate`], giving each free particle's
-    /// new position to `store(cur, rem, new, i)` (its remainder already
-    /// in `rem`).
+    /// The loop of [`Particles::integrate`]: each free particle's step
+    /// with acceleration `acc(self, i)`, its new position given to
+    /// `store(cur, rem, new)` (its remainder already in `rem`).
     #[inline(always)]
     fn integrate_each(
         &mut self,
         p: &StepParams,
-        mut store: impl FnMut(&mut Vec3, &mut [i32; 3], Vec3, usize),
+        acc: impl Fn(&Self, usize) -> [i64; 3],
+        mut store: impl FnMut(&mut Vec3, &mut [i32; 3], Vec3),
     ) {
-        debug_assert_eq!(p.substeps, self.substeps, "call set_substeps first");
-        let g = p.g_dt2.raw();
-        match p.gravity {
-            Gravity::Down => {
-                for i in 0..self.len {
-                    if self.inv_mass[i] != Fx1::ZERO {
-                        self.integrate_one(i, p, [0, -g, 0], &mut store);
-                    }
-                }
-            }
-            Gravity::TowardsPoint(point) => {
-                for i in 0..self.len {
-                    if self.inv_mass[i] != Fx1::ZERO {
-                        // Unit FX1 direction * FX2 = FX3, rounded to FX2.
-                        let dir = (point - self.cur[i]).normalise().raw();
-                        let acc = dir.map(|c| (c as i64 * g + (1 << 11)) >> 12);
-                        self.integrate_one(i, p, acc, &mut store);
-                    }
-                }
+        for i in 0..self.len {
+            if self.inv_mass[i] != Fx1::ZERO {
+                let a = acc(self, i);
+                self.integrate_one(i, p, a, &mut store);
             }
         }
     }
@@ -382,7 +383,7 @@ impl<const N: usize> Particles<N> {
         i: usize,
         p: &StepParams,
         acc: [i64; 3],
-        store: &mut impl FnMut(&mut Vec3, &mut [i32; 3], Vec3, usize) -> R,
+        mut store: impl FnMut(&mut Vec3, &mut [i32; 3], Vec3) -> R,
     ) -> R {
         let x = self.cur[i];
         let vr = (x - self.prev[i]).raw();
@@ -401,7 +402,7 @@ impl<const N: usize> Particles<N> {
             *rem = [0; 3];
         }
         self.prev[i] = x;
-        store(&mut self.cur[i], rem, x + disp, i)
+        store(&mut self.cur[i], rem, x + disp)
     }
 
     /// Clamps every particle's implied velocity `cur - prev` to
