@@ -91,37 +91,48 @@ fn all_figures(mb: &mut Mailbox, ragdoll: &mut RagdollWorkload) {
     record(mb, "frame_budget_us", budget_us, 0);
     let overhead = crate::clock::measure_overhead() as i32;
     record(mb, "profiler.overhead_cycles", overhead, 0);
-    // The stack guard after each group: a group that ran the stack into
-    // the bottom of DTCM stops the bench with a message, not a hang later.
-    let checked = crate::hw::stack_guard::check;
-    ragdoll_step(mb, ragdoll);
-    checked();
-    kdtree::figures(mb, ragdoll);
-    checked();
-    crowd::figures(mb);
-    checked();
-    precision::figures(mb);
-    checked();
-    float::figures(mb);
-    checked();
-    anim::figures(mb);
-    checked();
-    motor::figures(mb);
-    checked();
-    rigid_scenes::figures(mb);
-    checked();
-    memory_layout(mb);
-    divider(mb);
-    fx_ops(mb);
-    checked();
-    soak::figures(mb);
-    checked();
-    // How deep the stack went over every group above: what DTCM it
-    // leaves free for hot data.
-    let peak = crate::hw::stack_guard::peak_bytes() as i32;
-    record(mb, "stack.peak_bytes", peak, 0);
+    // Each group of figures, then the stack guard (a group that ran the
+    // stack into the bottom of DTCM stops the bench with a message, not
+    // a hang later) and how deep that group took the stack.
+    let mut peak = 0;
+    let mut group = |mb: &mut Mailbox, name: &str, figures: &mut dyn FnMut(&mut Mailbox)| {
+        figures(mb);
+        peak = peak.max(group_stack_peak(mb, name));
+    };
+    group(mb, "ragdoll", &mut |mb| ragdoll_step(mb, ragdoll));
+    group(mb, "kdtree", &mut |mb| kdtree::figures(mb, ragdoll));
+    group(mb, "crowd", &mut |mb| crowd::figures(mb));
+    group(mb, "precision", &mut |mb| precision::figures(mb));
+    group(mb, "float", &mut |mb| float::figures(mb));
+    group(mb, "anim", &mut |mb| anim::figures(mb));
+    group(mb, "motor", &mut |mb| motor::figures(mb));
+    group(mb, "rigid", &mut |mb| rigid_scenes::figures(mb));
+    group(mb, "hardware", &mut |mb| {
+        memory_layout(mb);
+        divider(mb);
+        fx_ops(mb);
+    });
+    group(mb, "soak", &mut |mb| soak::figures(mb));
+    // How deep the stack went over every group: what DTCM it leaves free
+    // for hot data.
+    record(mb, "stack.peak_bytes", peak as i32, 0);
     let capacity = crate::hw::stack_guard::capacity() as i32;
     record(mb, "stack.capacity_bytes", capacity, 0);
+}
+
+/// After a group of figures: checks the stack guard, records how deep
+/// the group took the stack (`stack.peak_by_group.<name>`, bytes: which code
+/// decides how much DTCM the stack leaves for data) and paints the
+/// stack again for the next group. Returns the depth, bytes.
+#[inline(never)]
+fn group_stack_peak(mb: &mut Mailbox, name: &str) -> usize {
+    use crate::hw::stack_guard;
+    stack_guard::check();
+    let peak = stack_guard::peak_bytes();
+    let key = text!(40; "stack.peak_by_group.{}", name);
+    record(mb, key.as_str(), peak as i32, 0);
+    stack_guard::arm();
+    peak
 }
 
 /// The bench ROM built with the engine's loops left in main RAM: the
