@@ -94,7 +94,9 @@ fn all_figures(mb: &mut Mailbox, ragdoll: &mut RagdollWorkload) {
     // Each group of figures, then the stack guard (a group that ran the
     // stack into the bottom of DTCM stops the bench with a message, not
     // a hang later) and how deep that group took the stack.
-    let mut peak = 0;
+    // What ran before the figures (boot, and building the ragdoll
+    // workload in place) is a group of its own.
+    let mut peak = group_stack_peak(mb, "setup");
     let mut group = |mb: &mut Mailbox, name: &str, figures: &mut dyn FnMut(&mut Mailbox)| {
         figures(mb);
         peak = peak.max(group_stack_peak(mb, name));
