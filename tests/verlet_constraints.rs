@@ -61,6 +61,20 @@ fn relaxed(
     (x, rem)
 }
 
+/// No passes leave the positions and remainders as they are, and move
+/// no mass.
+#[test]
+fn relax_with_no_passes_moves_nothing() {
+    let (p, mut c) = stretched_chain(5, 1.3);
+    let mut x = [Vec3::ZERO; 16];
+    x[..p.len()].copy_from_slice(p.positions());
+    let mut rem = [[7; 3]; 16];
+    let (x0, rem0) = (x, rem);
+    let m = [fx!(1.0); 16];
+    assert_eq!(c.relax(&mut x, &mut rem, &m, 0), [0; 3]);
+    assert_eq!((x, rem), (x0, rem0));
+}
+
 fn relax_chain(p: &mut Particles<16>, c: &mut Constraints<16>, passes: u32) -> Vec<f64> {
     let mut history = vec![chain_error(p).0];
     for _ in 0..passes {

@@ -424,6 +424,10 @@ impl<const C: usize> Constraints<C> {
         masses: &[Fx1; N],
         iterations: u32,
     ) -> [i64; 3] {
+        // No pass moves nothing (and `relax_q20` needs at least one).
+        if iterations == 0 {
+            return [0; 3];
+        }
         let mut q = to_q20(x, rem);
         self.relax_q20(&mut q, x, rem, masses, iterations)
     }
