@@ -299,6 +299,10 @@ def main() -> int:
     ap.add_argument("--classes", action="store_true",
                     help="also total the counts and cycles by kind of instruction (loads, "
                          "stores, multiplies, branches; a main-RAM miss counts with its load)")
+    ap.add_argument("--main-ram", action="store_true",
+                    help="also print, per function, the cycles main RAM adds beyond the "
+                         "same accesses in DTCM (its load/store-multiples' 3 a word, its "
+                         "cache misses): what moving the data to DTCM would save at most")
     ap.add_argument("--annotate", metavar="NAME", default=None,
                     help="print the disassembly of the function whose name contains NAME, "
                          "each instruction with its count per step")
@@ -339,6 +343,9 @@ def main() -> int:
 
     counts: collections.Counter[int] = collections.Counter()
     cycles: collections.Counter[int] = collections.Counter()
+    # Main RAM's extra cycles per address: (multiples, misses).
+    ram_multiple: collections.Counter[int] = collections.Counter()
+    ram_miss: collections.Counter[int] = collections.Counter()
     words: dict[int, int] = {}
     state = {"counting": False, "frames": 0, "pc": 0, "total": 0}
     per_step: list[int] = []
@@ -385,6 +392,7 @@ def main() -> int:
         if state["counting"]:
             cycles[state["pc"]] += extra
             state["total"] += extra
+            (ram_multiple if state["multiple"] else ram_miss)[state["pc"]] += extra
 
     def on_frame(uc, access, address, size, value, _):
         # One run, never resumed (a resumed store would count twice):
@@ -433,6 +441,18 @@ def main() -> int:
         print(f"\n{'insns':>10}  {'cycles':>8}  kind of instruction")
         for kind, c in c_by.most_common():
             print(f"{n_by[kind] / steps:10.0f}  {c / steps:8.0f}  {kind}")
+    if args.main_ram:
+        mult: collections.Counter[str] = collections.Counter()
+        miss: collections.Counter[str] = collections.Counter()
+        for address, n in ram_multiple.items():
+            mult[locate(address, starts, info)] += n
+        for address, n in ram_miss.items():
+            miss[locate(address, starts, info)] += n
+        print(f"\nmain RAM's extra cycles a step: {sum(mult.values()) / steps:.0f} in "
+              f"load/store-multiples, {sum(miss.values()) / steps:.0f} in misses")
+        print(f"{'multiple':>10}  {'misses':>8}  function")
+        for name, _ in (mult + miss).most_common(args.top):
+            print(f"{mult[name] / steps:10.0f}  {miss[name] / steps:8.0f}  {name}")
     if args.lines:
         by_line(args.elf, args.lines, starts, info, counts, cycles, steps, args.top)
     if args.annotate:
