@@ -108,6 +108,10 @@ def rows(r: dict) -> list[tuple[str, str]]:
          f"{soak.get('max_speed', '-')} m/s, {soak.get('energy_growth', '-')}"),
         ("one ragdoll as shipped / with main RAM's instruction cache off",
          f"{us(get(r, 'memory.ragdoll_step_as_shipped_us'))} / {us(get(r, 'memory.ragdoll_step_icache_off_us'))}"),
+        ("one ragdoll with its data in DTCM (`ragdoll_step_us.total`) / in main RAM "
+         "(`memory.ragdoll_step_main_ram_data_us`)",
+         f"{us(get(r, 'ragdoll_step_us.total'))} / "
+         f"{us(get(r, 'memory.ragdoll_step_main_ram_data_us'))}"),
         ("one ragdoll, hot code left in cached / uncached main RAM",
          f"{us(get(r, 'memory.ragdoll_main_ram_cached_us'))} / {us(get(r, 'memory.ragdoll_main_ram_uncached_us'))}"),
         ("Verlet-style kernel in ITCM / cached / uncached main RAM",

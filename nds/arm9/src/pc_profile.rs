@@ -18,7 +18,16 @@
 //!   brads, then the palette's commands to the geometry engine), so its
 //!   us per step is about that figure.
 
-#[cfg(not(feature = "pc-profile-animframe"))]
+// Every workload but the one-ragdoll one (on the stack) and the
+// animation frame keeps its state in a static.
+#[cfg(any(
+    feature = "pc-profile-crowd",
+    feature = "pc-profile-motor",
+    feature = "pc-profile-motorfull",
+    feature = "pc-profile-pyramid",
+    feature = "pc-profile-boxes",
+    feature = "pc-profile-anim"
+))]
 use crate::hw::once::TakeOnce;
 use mailbox::Mailbox;
 
@@ -42,13 +51,11 @@ pub fn run(mb: &'static mut Mailbox) -> ! {
         ragdoll: Ragdoll,
         contacts: WorldContacts,
     }
-    /// In a static: the ragdoll and its broad-phase scratch are too big
-    /// for the DTCM stack.
-    static WORKLOAD: TakeOnce<Option<Workload>> = TakeOnce::new(None);
-    let w = WORKLOAD.take().expect("taken once").insert(Workload {
+    // On the DTCM stack, as the bench's `ragdoll_step_us` has it.
+    let w = &mut Workload {
         ragdoll: Ragdoll::EMPTY,
         contacts: WorldContacts::new(),
-    });
+    };
     loop {
         dsphys::scenario::arena_drop_into(&mut w.ragdoll);
         for frame in 0..240u32 {
