@@ -137,6 +137,49 @@ fn pinned_particles_never_move() {
     assert!((vel.x.to_f64() - 3.0).abs() < 0.01, "{vel:?}");
 }
 
+/// The cap's quick test (every component within half the cap: surely
+/// inside) decides only moves the exact test would leave alone: moves on
+/// a grid around that bound are clamped exactly when `|d|^2 > max^2`.
+/// With the quick bound at the whole cap, a move of 0.6 of it along
+/// every axis (1.04 of the cap) would escape the clamp.
+#[test]
+fn speed_cap_clamps_exactly_the_moves_over_it() {
+    let s = Settings {
+        max_speed: fx!(6.0),
+        ..Settings::DEFAULT
+    };
+    let sp = StepParams::new(&s);
+    let max = sp.max_disp.raw();
+    let half = max / 2;
+    let mut clamped = 0;
+    for a in [half - 1, half, half + 1, max * 3 / 5, max - 1, max] {
+        for b in [0, half, half + 1, max * 3 / 5] {
+            for c in [-half - 1, -half, 0, max * 3 / 5] {
+                let mut p = Particles::<16>::new();
+                let x = Vec3::from_raw(1 << 12, 1 << 12, 1 << 12);
+                p.push(x, Fx1::ONE, Fx1::ONE, fx!(0.05)).unwrap();
+                let d = Vec3::from_raw(a, b, c);
+                // 60 steps a second: this velocity is the move `d` exactly.
+                p.set_velocity(0, Vec3::from_raw(a * 60, b * 60, c * 60));
+                assert_eq!(p.position(0) - p.prev_positions()[0], d);
+                p.clamp_velocities(&sp);
+                let moved = p.position(0) - p.prev_positions()[0];
+                let over = d.length_squared() > sp.max_disp2;
+                if over {
+                    clamped += 1;
+                    assert!(
+                        moved != d && moved.length_squared() <= sp.max_disp2,
+                        "{d:?}"
+                    );
+                } else {
+                    assert_eq!(moved, d, "{d:?} is within the cap");
+                }
+            }
+        }
+    }
+    assert!(clamped > 10, "the grid should reach past the cap");
+}
+
 #[test]
 fn speed_cap_is_respected() {
     let s = Settings {
