@@ -39,9 +39,18 @@ pub fn step_crowd_in_world<T: PhaseTimer, const N: usize, const C: usize>(
     friction: Fx1,
     timer: &mut T,
 ) -> usize {
+    // A crowd of one keeps its lists from step to step, as a lone ragdoll
+    // does (the same results, bit for bit: `WorldContacts::broad_phase_kept`);
+    // a bigger crowd shares `contacts` between its ragdolls, whose lists a
+    // margin would only lengthen.
+    let alone = crowd.iter().filter(|r| r.is_some()).count() == 1;
     step_crowd(crowd, settings, timer, |r, t| {
         timed(t, StepPhase::BroadPhase, |_| {
-            contacts.broad_phase(world, &r.particles)
+            if alone {
+                contacts.broad_phase_kept(world, &r.particles)
+            } else {
+                contacts.broad_phase(world, &r.particles)
+            }
         });
         let n = timed(t, StepPhase::NarrowPhase, |_| {
             contacts.narrow_phase(world, &mut r.particles, friction)

@@ -548,6 +548,37 @@ fn crowd_step(
     )
 }
 
+/// A crowd of one keeps its broad-phase lists from step to step
+/// (`WorldContacts::broad_phase_kept`, as a lone ragdoll does); a crowd
+/// of two gathers them every step. Scene (a)'s drop down the stairs,
+/// kicked every 2 s, does the same bit for bit in both, while the second
+/// ragdoll falls far away (60 m off, below the world: never near).
+#[test]
+fn a_crowd_of_one_keeps_its_lists_and_steps_as_beside_another() {
+    let w = world("stairs");
+    let w = w.world();
+    let mut far = stairs_drop();
+    far.particles
+        .translate(Vec3::new(Fx1::ZERO, Fx1::ZERO, Fx1::from_int(60)));
+    let mut one = [Some(stairs_drop())];
+    let mut two = [Some(stairs_drop()), Some(far)];
+    let (mut c1, mut c2) = (WorldContacts::new(), WorldContacts::new());
+    let mut awake = 0;
+    for frame in 0..480 {
+        for crowd in [&mut one[..], &mut two[..]] {
+            dsphys::scenario::kick_arena_drop(crowd[0].as_mut().unwrap(), frame);
+        }
+        crowd_step(&mut one, &w, &mut c1);
+        crowd_step(&mut two, &w, &mut c2);
+        let (a, b) = (one[0].as_ref().unwrap(), two[0].as_ref().unwrap());
+        assert_eq!(a.state_hash(), b.state_hash(), "frame {frame}");
+        awake += !a.is_asleep() as u32;
+    }
+    // It tumbled, lay still and slept between kicks: the kept lists
+    // served, and were gathered again.
+    assert!((100..480).contains(&awake), "awake {awake} of 480 frames");
+}
+
 /// What one pile of [`dsphys::scenario::crowd_drop`] did in 15 s.
 struct Pile {
     /// Particle pairs that touched.
