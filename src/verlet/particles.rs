@@ -443,8 +443,7 @@ impl<const N: usize> Particles<N> {
                 largest = largest_magnitude(d);
             }
             if MEASURE {
-                // As `largest_component` (a component of -2^31 wraps).
-                moved = moved.max(largest as i32);
+                moved = moved.max(largest_moved(largest));
             }
         }
         moved
@@ -457,9 +456,8 @@ impl<const N: usize> Particles<N> {
         let (x, xp) = (self.positions(), self.prev_positions());
         x.iter()
             .zip(xp)
-            .map(|(a, b)| largest_component(*a - *b))
-            .max()
-            .unwrap_or(0)
+            .map(|(a, b)| largest_moved(largest_magnitude(*a - *b)))
+            .fold(0, i32::max)
     }
 
     /// Calls `f(i, prev, cur, radius)` for every free particle, e.g. to
@@ -536,28 +534,30 @@ impl<const N: usize> Particles<N> {
 }
 
 /// The largest of `|v.x|`, `|v.y|`, `|v.z|` (raw FX1): how far a particle
-/// moved along any axis, for the count towards sleep.
-#[inline(always)]
-fn largest_component(v: Vec3) -> i32 {
-    let [x, y, z] = v.raw();
-    x.abs().max(y.abs()).max(z.abs())
-}
-
-/// [`largest_component`] as a magnitude: never negative, even for a
-/// component of `-2^31`.
+/// moved along any axis (for the count towards sleep, through
+/// [`largest_moved`]) and the speed cap's quick test ([`surely_within`]).
+/// Unsigned, so that a component of `-2^31` is not taken for a small one.
 #[inline(always)]
 fn largest_magnitude(v: Vec3) -> u32 {
     let [x, y, z] = v.raw();
     x.unsigned_abs().max(y.unsigned_abs()).max(z.unsigned_abs())
 }
 
+/// [`largest_magnitude`] as the count towards sleep reads it (`i32`; a
+/// component of `-2^31` wraps below 0, so it never counts as the largest).
+#[inline(always)]
+fn largest_moved(largest: u32) -> i32 {
+    largest as i32
+}
+
 /// True when a move whose largest component is `largest` (raw FX1, from
-/// [`largest_magnitude`]) is surely no longer than `max` (a negative one
-/// is taken as 0, which only the exact test decides):
-/// with every component at most `max / 2`, `|d|^2 <= 3 (max / 2)^2 <
-/// max^2`. Three comparisons instead of three 64-bit products for the
-/// moves far from the speed cap (most of them); the others take the
-/// exact test, so the result is the same.
+/// [`largest_magnitude`]) is surely no longer than `max`: with every
+/// component at most `max / 2`, `|d|^2 <= 3 (max / 2)^2 < max^2`. Three
+/// comparisons instead of three 64-bit products for the moves far from
+/// the speed cap (most of them); the others take the exact test, so the
+/// result is the same. (A negative `max`, which only a hand-made
+/// `StepParams` has, lets only a zero move through: the exact test
+/// leaves that one alone too.)
 #[inline(always)]
 fn surely_within(largest: u32, max: Fx1) -> bool {
     largest <= (max.raw().max(0) >> 1) as u32
