@@ -40,7 +40,7 @@ pub mod basis;
 pub mod expmap;
 pub mod mat3;
 pub mod mat4;
-pub mod power;
+pub use fxcore::power;
 pub mod quat;
 pub mod rsqrt;
 pub mod seed_case;
@@ -48,8 +48,8 @@ pub mod selftest;
 #[doc(hidden)]
 pub mod tables;
 pub mod trig;
-mod unit;
-pub mod vec3;
+use fxcore::unit;
+pub use fxcore::vec3;
 
 pub use atan::{acos, asin, atan2};
 pub use mat3::Mat3;

@@ -24,7 +24,7 @@ use core::ops::{Add, AddAssign, Div, Mul, Neg, Sub, SubAssign};
 
 use fixed::types::{I16F48, I20F12, I28F36, I40F24, I4F60};
 
-use crate::divsqrt::{div_auto, div_i32, sqrt_u64};
+use divsqrt::{div_auto, div_i32, sqrt_u64};
 
 /// [`round_shr`] for an `i32`, for `1 <= s <= 31`: the same result in
 /// 32-bit instructions.
@@ -75,7 +75,7 @@ pub const fn round_shr_fits32(x: i64, s: u32) -> i32 {
 /// Clamps an `i64` into `i32`. One compare when it fits (the high word
 /// is the low word's sign), as it does in every bounded lowering.
 #[inline]
-pub(crate) const fn saturate_i32(x: i64) -> i32 {
+pub const fn saturate_i32(x: i64) -> i32 {
     let low = x as i32;
     if low as i64 == x {
         low
@@ -164,7 +164,7 @@ macro_rules! fx_power {
                 self.raw() as f64 / (1u64 << $FRAC) as f64
             }
 
-            /// Compile-time conversion behind [`fx!`](crate::fx!): rounds to
+            /// Compile-time conversion behind `dsphys::fx!`: rounds to
             /// nearest, ties away from zero; out of range is a compile error.
             /// Calling it at run time would use floats: use the macro.
             #[doc(hidden)]
@@ -198,7 +198,7 @@ macro_rules! fx_power {
 
             /// Saturating conversion from a raw `i64`.
             #[inline]
-            pub(crate) fn from_raw_i64_saturating(raw: i64) -> Self {
+            pub fn from_raw_i64_saturating(raw: i64) -> Self {
                 Self::from_raw(raw.clamp(<$Raw>::MIN as i64, <$Raw>::MAX as i64) as $Raw)
             }
         }

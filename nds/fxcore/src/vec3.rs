@@ -6,10 +6,10 @@
 
 use core::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
-use crate::divsqrt::sqrt_u64;
+use divsqrt::sqrt_u64;
 
-use super::power::{Fx1, Fx2, Lower, Raise};
-use super::unit::normalise_raw;
+use crate::power::{Fx1, Fx2, Lower, Raise};
+use crate::unit::normalise_raw;
 
 /// A 3D vector; components are FX1 unless a power is named.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Debug)]

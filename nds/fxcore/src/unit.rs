@@ -1,9 +1,9 @@
 //! Scaling an integer vector to unit length: one square root and one
 //! division for all components (shared by `Vec3` and `Quat`).
 
-use crate::divsqrt::{div_i64_i32, sqrt_u64};
+use divsqrt::{div_i64_i32, sqrt_u64};
 
-use super::power::round_shr;
+use crate::power::round_shr;
 
 /// `c * 2^out_frac / |c|` per component, rounded to nearest (ties away
 /// from zero), or `None` for the zero vector. Works for any component
@@ -13,7 +13,7 @@ use super::power::round_shr;
 /// error, so each component is within `0.5 + 2^(out_frac - 29)` steps of
 /// the exact quotient (0.5 + 1e-5 steps for FX1, about 2.5 steps of Q30).
 #[inline]
-pub(crate) fn normalise_raw<const N: usize>(c: [i64; N], out_frac: u32) -> Option<[i32; N]> {
+pub fn normalise_raw<const N: usize>(c: [i64; N], out_frac: u32) -> Option<[i32; N]> {
     let mut bits = 0u64;
     for v in c {
         bits |= v.unsigned_abs();
