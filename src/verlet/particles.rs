@@ -27,10 +27,13 @@
 //! FX1 leaves out (`super::constraints`), so that its corrections'
 //! velocities are exact to a micrometre a step too.
 
+use core::mem::MaybeUninit;
+
 use crate::collision::resolve::{ContactMemo, NOWHERE};
 use crate::collision::sweep::RestMemo;
 use crate::divsqrt::div_auto;
 use crate::fx::{Fx1, Vec3};
+use kernels::integrate::{self as kernel, Left, Motion};
 
 use super::constraints::q20;
 use super::settings::{Gravity, StepParams};
@@ -53,12 +56,11 @@ pub(crate) fn velocity_to_disp(v: Vec3, steps_per_second: i32) -> Vec3 {
 #[derive(Clone, Debug)]
 pub struct Particles<const N: usize> {
     len: usize,
-    cur: [Vec3; N],
-    prev: [Vec3; N],
-    /// Rounding remainder: FX2 raw, per component; in `[-2048, 2048)` (half
-    /// an FX1 step either way) after integration and after the
-    /// constraints alike.
-    rem: [[i32; 3]; N],
+    /// Current and previous positions, and the rounding remainders: FX2
+    /// raw, per component; in `[-2048, 2048)` (half an FX1 step either
+    /// way) after integration and after the constraints alike. One
+    /// `repr(C)` block, for the integration kernel.
+    motion: Motion<N>,
     inv_mass: [Fx1; N],
     /// The inverse mass to restore on `unpin`.
     free_inv_mass: [Fx1; N],
@@ -87,9 +89,7 @@ impl<const N: usize> Particles<N> {
     pub const fn new() -> Self {
         Particles {
             len: 0,
-            cur: [Vec3::ZERO; N],
-            prev: [Vec3::ZERO; N],
-            rem: [[0; 3]; N],
+            motion: Motion::ZERO,
             inv_mass: [Fx1::ZERO; N],
             free_inv_mass: [Fx1::ZERO; N],
             mass: [Fx1::ZERO; N],
@@ -108,9 +108,9 @@ impl<const N: usize> Particles<N> {
         if i >= N {
             return None;
         }
-        self.cur[i] = position;
-        self.prev[i] = position;
-        self.rem[i] = [0; 3];
+        self.motion.cur[i] = position;
+        self.motion.prev[i] = position;
+        self.motion.rem[i] = [0; 3];
         self.memo[i] = ContactMemo::NONE;
         self.inv_mass[i] = inv_mass;
         self.free_inv_mass[i] = inv_mass;
@@ -135,19 +135,19 @@ impl<const N: usize> Particles<N> {
     /// Current positions.
     #[inline]
     pub fn positions(&self) -> &[Vec3] {
-        &self.cur[..self.len]
+        &self.motion.cur[..self.len]
     }
 
     /// Previous positions (one substep ago).
     #[inline]
     pub fn prev_positions(&self) -> &[Vec3] {
-        &self.prev[..self.len]
+        &self.motion.prev[..self.len]
     }
 
     /// Current position of particle `i`.
     #[inline]
     pub fn position(&self, i: usize) -> Vec3 {
-        self.cur[i]
+        self.motion.cur[i]
     }
 
     /// Moves particle `i`'s current position and keeps its previous one:
@@ -155,7 +155,7 @@ impl<const N: usize> Particles<N> {
     /// contact response wants.
     #[inline]
     pub(crate) fn push_to(&mut self, i: usize, position: Vec3) {
-        self.cur[i] = position;
+        self.motion.cur[i] = position;
     }
 
     /// Inverse masses (1/kg, 0: pinned).
@@ -217,16 +217,16 @@ impl<const N: usize> Particles<N> {
     /// the previous one, so that on release it keeps the velocity of this
     /// last move. Call it every frame while held, also when not moving.
     pub fn move_pinned(&mut self, i: usize, position: Vec3) {
-        self.prev[i] = self.cur[i];
-        self.cur[i] = position;
-        self.rem[i] = [0; 3];
+        self.motion.prev[i] = self.motion.cur[i];
+        self.motion.cur[i] = position;
+        self.motion.rem[i] = [0; 3];
     }
 
     /// Moves every particle by `offset`, keeping velocities.
     pub fn translate(&mut self, offset: Vec3) {
         for i in 0..self.len {
-            self.cur[i] += offset;
-            self.prev[i] += offset;
+            self.motion.cur[i] += offset;
+            self.motion.prev[i] += offset;
         }
     }
 
@@ -235,7 +235,7 @@ impl<const N: usize> Particles<N> {
     pub fn shift_positions(&mut self, offset: Vec3) {
         for i in 0..self.len {
             if self.inv_mass[i] != Fx1::ZERO {
-                self.cur[i] += offset;
+                self.motion.cur[i] += offset;
             }
         }
     }
@@ -243,21 +243,21 @@ impl<const N: usize> Particles<N> {
     /// Velocity of particle `i` in m/s, from the last substep.
     #[inline]
     pub fn velocity(&self, i: usize) -> Vec3 {
-        (self.cur[i] - self.prev[i]).scale_int(self.rate())
+        (self.motion.cur[i] - self.motion.prev[i]).scale_int(self.rate())
     }
 
     /// Sets the velocity of particle `i` (m/s) by moving its previous
     /// position. Pinned particles take it too (it shows on release).
     pub fn set_velocity(&mut self, i: usize, v: Vec3) {
-        self.prev[i] = self.cur[i] - velocity_to_disp(v, self.rate());
-        self.rem[i] = [0; 3];
+        self.motion.prev[i] = self.motion.cur[i] - velocity_to_disp(v, self.rate());
+        self.motion.rem[i] = [0; 3];
     }
 
     /// Adds `impulse` (kg m/s) to particle `i`: its velocity changes by
     /// `impulse * inv_mass` (nothing for a pinned particle).
     pub fn apply_impulse(&mut self, i: usize, impulse: Vec3) {
         let dv = (impulse * self.inv_mass[i]).lower();
-        self.prev[i] -= velocity_to_disp(dv, self.rate());
+        self.motion.prev[i] -= velocity_to_disp(dv, self.rate());
     }
 
     /// Makes `substeps` the unit of the implied velocities, rescaling each
@@ -270,10 +270,10 @@ impl<const N: usize> Particles<N> {
         }
         let (old, new) = (self.substeps as i64, substeps as i64);
         for i in 0..self.len {
-            let d = self.cur[i] - self.prev[i];
+            let d = self.motion.cur[i] - self.motion.prev[i];
             let d = d.map(|c| Fx1::from_raw(div_round(c.raw() as i64 * old, new) as i32));
-            self.prev[i] = self.cur[i] - d;
-            self.rem[i] = [0; 3];
+            self.motion.prev[i] = self.motion.cur[i] - d;
+            self.motion.rem[i] = [0; 3];
         }
         self.substeps = substeps;
     }
@@ -307,27 +307,64 @@ impl<const N: usize> Particles<N> {
     /// solver would read them: `constraints::q20`) instead of storing the
     /// new positions: the solver writes them all back
     /// ([`Constraints::relax_q20`](super::Constraints::relax_q20)), so
-    /// neither array goes through main RAM twice. Only that call may
+    /// neither array goes through main RAM twice. The array is written
+    /// into `out` (no zeroing first, no copy out). Only that call may
     /// follow: until it, `positions()` are the old ones.
     // A per-frame loop: kept out of line so linker.ld can place it in ITCM.
     #[inline(never)]
-    pub(crate) fn integrate_q20(&mut self, p: &StepParams) -> [[i32; 4]; N] {
+    pub(crate) fn integrate_q20<'q>(
+        &mut self,
+        p: &StepParams,
+        out: &'q mut MaybeUninit<[[i32; 4]; N]>,
+    ) -> &'q mut [[i32; 4]; N] {
         debug_assert_eq!(p.substeps, self.substeps, "call set_substeps first");
+        match (p.gravity, i32::try_from(p.g_dt2.raw())) {
+            (Gravity::Down, Ok(g_dt2)) => self.integrate_q20_down(p, g_dt2, out),
+            _ => out.write(self.integrate_q20_other(p)),
+        }
+    }
+
+    /// [`Particles::integrate_q20`] with the usual gravity (`g_dt2` raw
+    /// FX2 downwards): the integration kernel (`kernels::integrate`, ARM
+    /// on the DS), which hands back the pinned particles, the slots
+    /// beyond the count, and the moves that may be over the speed cap
+    /// (or lead beyond the passes' range).
+    #[inline(always)]
+    fn integrate_q20_down<'q>(
+        &mut self,
+        p: &StepParams,
+        g_dt2: i32,
+        out: &'q mut MaybeUninit<[[i32; 4]; N]>,
+    ) -> &'q mut [[i32; 4]; N] {
+        let step = kernel::Step {
+            damping: p.damping.raw(),
+            g_dt2,
+            within: (p.max_disp.raw().max(0) >> 1) - 1,
+        };
+        let left = |m: &mut Motion<N>, slot| match slot {
+            Left::Finish(i, [x, y, z]) => {
+                let disp = capped(Vec3::from_raw(x, y, z), &mut m.rem[i], p);
+                q20(m.prev[i] + disp, m.rem[i])
+            }
+            Left::Still(i) => q20(m.cur[i], m.rem[i]),
+        };
+        kernel::integrate_all(&mut self.motion, &self.inv_mass, self.len, &step, left, out)
+    }
+
+    /// [`Particles::integrate_q20`] with gravity towards a point, or a
+    /// downwards one beyond 32 bits. Apart (and left in main RAM): the
+    /// usual gravity's loop is the one that must fit the ITCM overlay.
+    #[inline(never)]
+    fn integrate_q20_other(&mut self, p: &StepParams) -> [[i32; 4]; N] {
         match p.gravity {
             Gravity::Down => {
                 let g = p.g_dt2.raw();
                 self.integrate_q20_with(p, |_, _| [0, -g, 0])
             }
-            Gravity::TowardsPoint(point) => self.integrate_q20_towards(p, point),
+            Gravity::TowardsPoint(point) => {
+                self.integrate_q20_with(p, |s, i| s.acc_towards(point, i, p))
+            }
         }
-    }
-
-    /// [`Particles::integrate_q20`] with gravity towards `point`. Apart
-    /// (and left in main RAM): the usual gravity's loop is the one that
-    /// must fit the ITCM overlay.
-    #[inline(never)]
-    fn integrate_q20_towards(&mut self, p: &StepParams, point: Vec3) -> [[i32; 4]; N] {
-        self.integrate_q20_with(p, |s, i| s.acc_towards(point, i, p))
     }
 
     /// The array of [`Particles::integrate_q20`] for the acceleration
@@ -344,7 +381,7 @@ impl<const N: usize> Particles<N> {
                 let a = acc(self, i);
                 self.integrate_one(i, p, a, |_, rem, x| q20(x, *rem))
             } else {
-                q20(self.cur[i], self.rem[i])
+                q20(self.motion.cur[i], self.motion.rem[i])
             }
         })
     }
@@ -353,7 +390,7 @@ impl<const N: usize> Particles<N> {
     /// unit FX1 direction times FX2 is FX3, rounded to FX2.
     #[inline(always)]
     fn acc_towards(&self, point: Vec3, i: usize, p: &StepParams) -> [i64; 3] {
-        let dir = (point - self.cur[i]).normalise().raw();
+        let dir = (point - self.motion.cur[i]).normalise().raw();
         dir.map(|c| (c as i64 * p.g_dt2.raw() + (1 << 11)) >> 12)
     }
 
@@ -385,9 +422,9 @@ impl<const N: usize> Particles<N> {
         acc: [i64; 3],
         mut store: impl FnMut(&mut Vec3, &mut [i32; 3], Vec3) -> R,
     ) -> R {
-        let x = self.cur[i];
-        let vr = (x - self.prev[i]).raw();
-        let rem = &mut self.rem[i];
+        let x = self.motion.cur[i];
+        let vr = (x - self.motion.prev[i]).raw();
+        let rem = &mut self.motion.rem[i];
         let damping = p.damping.raw() as i64;
         let mut disp = [0i32; 3];
         for c in 0..3 {
@@ -396,13 +433,9 @@ impl<const N: usize> Particles<N> {
             disp[c] = m as i32;
             rem[c] = (total - (m << 12)) as i32;
         }
-        let mut disp = Vec3::from_raw(disp[0], disp[1], disp[2]);
-        if disp.length_squared() > p.max_disp2 {
-            disp = clamp_len(disp, p.max_disp);
-            *rem = [0; 3];
-        }
-        self.prev[i] = x;
-        store(&mut self.cur[i], rem, x + disp)
+        let disp = capped(Vec3::from_raw(disp[0], disp[1], disp[2]), rem, p);
+        self.motion.prev[i] = x;
+        store(&mut self.motion.cur[i], rem, x + disp)
     }
 
     /// Clamps every particle's implied velocity `cur - prev` to
@@ -429,10 +462,10 @@ impl<const N: usize> Particles<N> {
         let mut moved = 0;
         // Zipped: no index, no bounds check.
         let n = self.len;
-        let particles = self.cur[..n]
+        let particles = self.motion.cur[..n]
             .iter()
-            .zip(&mut self.prev[..n])
-            .zip(&mut self.rem[..n]);
+            .zip(&mut self.motion.prev[..n])
+            .zip(&mut self.motion.rem[..n]);
         for ((&x, prev), rem) in particles {
             let d = x - *prev;
             let mut largest = largest_magnitude(d);
@@ -477,8 +510,8 @@ impl<const N: usize> Particles<N> {
             if self.inv_mass[i] != Fx1::ZERO {
                 f(
                     i,
-                    &mut self.prev[i],
-                    &mut self.cur[i],
+                    &mut self.motion.prev[i],
+                    &mut self.motion.cur[i],
                     self.radius[i],
                     &mut self.memo[i],
                 );
@@ -513,8 +546,8 @@ impl<const N: usize> Particles<N> {
     /// Stops every particle: previous positions set to the current ones,
     /// integration remainders cleared.
     pub fn stop(&mut self) {
-        self.prev = self.cur;
-        self.rem = [[0; 3]; N];
+        self.motion.prev = self.motion.cur;
+        self.motion.rem = [[0; 3]; N];
     }
 
     /// The whole arrays of current positions, rounding remainders and
@@ -523,13 +556,13 @@ impl<const N: usize> Particles<N> {
     /// without bounds checks).
     #[inline]
     pub(crate) fn solver_state(&mut self) -> (&mut [Vec3; N], &mut [[i32; 3]; N], &[Fx1; N]) {
-        (&mut self.cur, &mut self.rem, &self.mass)
+        (&mut self.motion.cur, &mut self.motion.rem, &self.mass)
     }
 
     /// Rounding remainders, for the state hash.
     #[inline]
     pub(crate) fn remainders(&self) -> &[[i32; 3]] {
-        &self.rem[..self.len]
+        &self.motion.rem[..self.len]
     }
 }
 
@@ -561,6 +594,17 @@ fn largest_moved(largest: u32) -> i32 {
 #[inline(always)]
 fn surely_within(largest: u32, max: Fx1) -> bool {
     largest <= (max.raw().max(0) >> 1) as u32
+}
+
+/// A particle's new move `disp`, clamped to the speed cap; a clamp
+/// clears its remainder `rem` (which rounded the move now scaled).
+#[inline(always)]
+fn capped(disp: Vec3, rem: &mut [i32; 3], p: &StepParams) -> Vec3 {
+    if disp.length_squared() > p.max_disp2 {
+        *rem = [0; 3];
+        return clamp_len(disp, p.max_disp);
+    }
+    disp
 }
 
 /// `v` scaled to length at most `max` (direction kept, never longer:

@@ -1,6 +1,8 @@
 //! A ragdoll instance: particles and constraints built from a
 //! [`RagdollDef`], stepped once per frame.
 
+use core::mem::MaybeUninit;
+
 use crate::fx::{Fx1, Fx2, Fx3, Vec3};
 
 use super::constraints::Constraints;
@@ -277,9 +279,12 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
             return;
         }
         // The integration hands the passes their positions directly.
-        let mut q = timed(t, StepPhase::Integrate, |_| self.particles.integrate_q20(p));
+        let mut q = MaybeUninit::uninit();
+        let q = timed(t, StepPhase::Integrate, |_| {
+            self.particles.integrate_q20(p, &mut q)
+        });
         timed(t, StepPhase::Constraints, |_| {
-            self.relax_q20(&mut q, s.iterations)
+            self.relax_q20(q, s.iterations)
         });
     }
 

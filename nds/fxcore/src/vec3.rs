@@ -12,7 +12,11 @@ use crate::power::{Fx1, Fx2, Lower, Raise};
 use crate::unit::normalise_raw;
 
 /// A 3D vector; components are FX1 unless a power is named.
+///
+/// `repr(C)`: `x`, `y`, `z` in that order, so that the hardware layer's
+/// kernels can read an array of them as words.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Debug)]
+#[repr(C)]
 pub struct Vec3<T = Fx1> {
     /// X component.
     pub x: T,

@@ -9,6 +9,7 @@
 //! sees a register.
 #![no_std]
 
+pub mod integrate;
 pub mod relax;
 
 #[cfg(all(target_arch = "arm", target_os = "none"))]

@@ -99,8 +99,8 @@ pub enum Projection {
 #[inline]
 pub fn approximate<const N: usize>(links: &[Link], q: &mut [[i32; 4]; N]) -> usize {
     #[cfg(all(target_arch = "arm", target_os = "none"))]
-    if let Some(q16) = crate::arm::as_sixteen(q) {
-        return crate::arm::approximate16(links, q16);
+    if let Some(q16) = crate::arm::relax::as_sixteen(q) {
+        return crate::arm::relax::approximate16(links, q16);
     }
     approximate_portable(links, q)
 }

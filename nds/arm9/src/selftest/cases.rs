@@ -29,6 +29,7 @@ pub const ALL: &[Test] = tests![
     sqrt_matches_host,
     smlawb_matches_host,
     relax_kernel_matches_host,
+    integrate_kernel_matches_host,
     timers_advance_and_carry,
     profiler_overhead_small,
     mailbox_layout,
@@ -405,6 +406,92 @@ fn relax_kernel_matches_host(_: &mut Mailbox) -> Outcome {
     );
     ok(text!(48; "{} corrections, {} stops agree", corrections, stops))
 }
+
+/// The ARM integration (`kernels::integrate`) against its Rust
+/// reference, bit for bit: random particles at a ragdoll's scales and
+/// beyond (moves past the speed cap, positions at the passes' limit,
+/// pinned particles), random damping, gravity and caps, each pass
+/// restarted after every particle it stops at. Stops, positions,
+/// remainders and the Q20 array must all agree.
+fn integrate_kernel_matches_host(_: &mut Mailbox) -> Outcome {
+    use dsphys::fx::{Fx1, Vec3};
+    use dsphys::kernels::integrate::{integrate, integrate_portable, Motion, Step, Stop};
+    // The ARM loop runs from the Verlet overlay.
+    crate::hw::itcm::verlet();
+    let mut rng = Rng(0x1e7e_4a11);
+    let (mut stepped, mut finished, mut pinned) = (0u32, 0u32, 0u32);
+    for round in 0..INTEGRATE_ROUNDS {
+        // Speeds up to 2^6, 2^10 (a ragdoll's, raw FX1 a step) and 2^20;
+        // positions near the origin or near the 2^20 limit.
+        let speed = [1 << 6, 1 << 10, 1 << 20][round as usize % 3];
+        let centre = [0, 0, 0, (1 << 20) - 300, 300 - (1 << 20)][round as usize / 3 % 5];
+        let mut m = Motion::<16>::ZERO;
+        let word = |rng: &mut Rng, spread: i32| rng.next() as i32 % spread;
+        for i in 0..16 {
+            let x = [0; 3].map(|_| centre + word(&mut rng, 1 << 9));
+            let v = [0; 3].map(|_| word(&mut rng, speed));
+            m.cur[i] = Vec3::from_raw(x[0], x[1], x[2]);
+            m.prev[i] = Vec3::from_raw(x[0] - v[0], x[1] - v[1], x[2] - v[2]);
+            m.rem[i] = [0; 3].map(|_| word(&mut rng, 2048));
+        }
+        let inv_mass: [Fx1; 16] = core::array::from_fn(|_| {
+            if rng.next().is_multiple_of(8) {
+                Fx1::ZERO
+            } else {
+                Fx1::ONE
+            }
+        });
+        let step = Step {
+            damping: (rng.next() % 4097) as i32,
+            g_dt2: word(
+                &mut rng,
+                [1 << 16, 1 << 16, 1 << 16, 1 << 30][round as usize % 4],
+            ),
+            within: [-1, 200, 1 << 30, 1 << 30][rng.next() as usize % 4],
+        };
+        let len = 1 + rng.next() as usize % 16;
+        let (mut q, mut soft_q) = ([[0x55; 4]; 16], [[0x55; 4]; 16]);
+        let mut soft = m.clone();
+        let mut from = 0;
+        while from < len {
+            let stop = integrate(&mut m, &inv_mass, from..len, &step, &mut q);
+            let want = integrate_portable(&mut soft, &inv_mass, from..len, &step, &mut soft_q);
+            check!(stop == want, "round {} from {}: stop", round, from);
+            check!(
+                q == soft_q && m.cur == soft.cur && m.prev == soft.prev && m.rem == soft.rem,
+                "round {} from {}: state",
+                round,
+                from
+            );
+            let (end, next) = match stop {
+                Stop::Done => (len, len),
+                Stop::Still(i) => {
+                    pinned += 1;
+                    (i, i + 1)
+                }
+                Stop::Finish(i, _) => {
+                    finished += 1;
+                    (i, i + 1)
+                }
+            };
+            stepped += (end - from) as u32;
+            from = next;
+        }
+    }
+    check!(
+        stepped > INTEGRATE_ROUNDS * 2
+            && finished > INTEGRATE_ROUNDS / 4
+            && pinned > INTEGRATE_ROUNDS / 4,
+        "too few cases: {} stepped, {} finished, {} pinned",
+        stepped,
+        finished,
+        pinned
+    );
+    ok(text!(48; "{} stepped, {} finished, {} pinned agree", stepped, finished, pinned))
+}
+
+/// Rounds of `integrate_kernel_matches_host`.
+const INTEGRATE_ROUNDS: u32 = 300;
 
 /// Rounds of `relax_kernel_matches_host`.
 const RELAX_ROUNDS: u32 = 200;

@@ -1,4 +1,4 @@
-//! The ARM9 forms of the kernels (ARMv5TE, ARM state).
+//! The constraint pass in ARM (`relax::approximate` for 16 particles).
 
 use crate::relax::Link;
 

@@ -1,0 +1,4 @@
+//! The ARM9 forms of the kernels (ARMv5TE, ARM state).
+
+pub(crate) mod integrate;
+pub(crate) mod relax;
