@@ -33,6 +33,7 @@ use crate::collision::resolve::{ContactMemo, NOWHERE};
 use crate::collision::sweep::RestMemo;
 use crate::divsqrt::div_auto;
 use crate::fx::{Fx1, Vec3};
+use kernels::cap::{self, largest_magnitude};
 use kernels::integrate::{self as kernel, Left, Motion};
 
 use super::constraints::q20;
@@ -459,27 +460,36 @@ impl<const N: usize> Particles<N> {
 
     #[inline(always)]
     fn clamp_velocities_and<const MEASURE: bool>(&mut self, p: &StepParams) -> i32 {
-        let mut moved = 0;
-        // Zipped: no index, no bounds check.
-        let n = self.len;
-        let particles = self.motion.cur[..n]
-            .iter()
-            .zip(&mut self.motion.prev[..n])
-            .zip(&mut self.motion.rem[..n]);
-        for ((&x, prev), rem) in particles {
-            let d = x - *prev;
+        // The kernel goes through the moves surely within the cap (every
+        // component at most half of it: |d|^2 <= 3 (cap / 2)^2 < cap^2)
+        // and hands back each other one for the exact test. (A negative
+        // cap, which only a hand-made `StepParams` has, lets only a zero
+        // move through: the exact test leaves that one alone too.)
+        let within = (p.max_disp.raw().max(0) >> 1) as u32;
+        let (mut moved, mut from) = (0, 0);
+        loop {
+            let (fold, stop) = cap::measure(&self.motion, from..self.len, within, moved);
+            moved = fold;
+            let Some(i) = stop else {
+                break;
+            };
+            let m = &mut self.motion;
+            let (x, d) = (m.cur[i], m.cur[i] - m.prev[i]);
             let mut largest = largest_magnitude(d);
-            if !surely_within(largest, p.max_disp) && d.length_squared() > p.max_disp2 {
+            if d.length_squared() > p.max_disp2 {
                 let d = clamp_len(d, p.max_disp);
-                *prev = x - d;
-                *rem = [0; 3];
+                m.prev[i] = x - d;
+                m.rem[i] = [0; 3];
                 largest = largest_magnitude(d);
             }
-            if MEASURE {
-                moved = moved.max(largest_moved(largest));
-            }
+            moved = moved.max(largest_moved(largest));
+            from = i + 1;
         }
-        moved
+        if MEASURE {
+            moved
+        } else {
+            0
+        }
     }
 
     /// The largest component of any particle's `|cur - prev|` (raw FX1;
@@ -566,34 +576,11 @@ impl<const N: usize> Particles<N> {
     }
 }
 
-/// The largest of `|v.x|`, `|v.y|`, `|v.z|` (raw FX1): how far a particle
-/// moved along any axis (for the count towards sleep, through
-/// [`largest_moved`]) and the speed cap's quick test ([`surely_within`]).
-/// Unsigned, so that a component of `-2^31` is not taken for a small one.
-#[inline(always)]
-fn largest_magnitude(v: Vec3) -> u32 {
-    let [x, y, z] = v.raw();
-    x.unsigned_abs().max(y.unsigned_abs()).max(z.unsigned_abs())
-}
-
 /// [`largest_magnitude`] as the count towards sleep reads it (`i32`; a
 /// component of `-2^31` wraps below 0, so it never counts as the largest).
 #[inline(always)]
 fn largest_moved(largest: u32) -> i32 {
     largest as i32
-}
-
-/// True when a move whose largest component is `largest` (raw FX1, from
-/// [`largest_magnitude`]) is surely no longer than `max`: with every
-/// component at most `max / 2`, `|d|^2 <= 3 (max / 2)^2 < max^2`. Three
-/// comparisons instead of three 64-bit products for the moves far from
-/// the speed cap (most of them); the others take the exact test, so the
-/// result is the same. (A negative `max`, which only a hand-made
-/// `StepParams` has, lets only a zero move through: the exact test
-/// leaves that one alone too.)
-#[inline(always)]
-fn surely_within(largest: u32, max: Fx1) -> bool {
-    largest <= (max.raw().max(0) >> 1) as u32
 }
 
 /// A particle's new move `disp`, clamped to the speed cap; a clamp

@@ -9,6 +9,7 @@
 //! sees a register.
 #![no_std]
 
+pub mod cap;
 pub mod integrate;
 pub mod relax;
 

@@ -30,6 +30,7 @@ pub const ALL: &[Test] = tests![
     smlawb_matches_host,
     relax_kernel_matches_host,
     integrate_kernel_matches_host,
+    cap_kernel_matches_host,
     timers_advance_and_carry,
     profiler_overhead_small,
     mailbox_layout,
@@ -492,6 +493,63 @@ fn integrate_kernel_matches_host(_: &mut Mailbox) -> Outcome {
 
 /// Rounds of `integrate_kernel_matches_host`.
 const INTEGRATE_ROUNDS: u32 = 300;
+
+/// The ARM speed-cap measure (`kernels::cap::measure`) against its Rust
+/// reference: random moves from none to beyond 2^31 a component (both
+/// signs, so that `-2^31` occurs), random bounds, each pass restarted
+/// after every particle it hands back. Stops and folds must agree.
+fn cap_kernel_matches_host(_: &mut Mailbox) -> Outcome {
+    use dsphys::fx::Vec3;
+    use dsphys::kernels::cap::{measure, measure_portable};
+    use dsphys::kernels::integrate::Motion;
+    crate::hw::itcm::verlet();
+    let mut rng = Rng(0xca9_5eed);
+    let (mut passed, mut stops) = (0u32, 0u32);
+    for round in 0..CAP_ROUNDS {
+        let shift = [20, 24, 28, 0][round as usize % 4];
+        let mut m = Motion::<16>::ZERO;
+        for i in 0..16 {
+            let x = [0; 3].map(|_| rng.next() as i32);
+            let d = [0; 3].map(|_| (rng.next() as i32) >> shift);
+            m.cur[i] = Vec3::from_raw(x[0], x[1], x[2]);
+            m.prev[i] = Vec3::from_raw(
+                x[0].wrapping_sub(d[0]),
+                x[1].wrapping_sub(d[1]),
+                x[2].wrapping_sub(d[2]),
+            );
+        }
+        let within = [0, 900, 1 << 10, 1 << 31][rng.next() as usize % 4];
+        let len = 1 + rng.next() as usize % 16;
+        let (mut from, mut moved) = (0, (rng.next() as i32) >> 20);
+        while from < len {
+            let got = measure(&m, from..len, within, moved);
+            let want = measure_portable(&m, from..len, within, moved);
+            check!(got == want, "round {} from {}", round, from);
+            moved = got.0;
+            from = match got.1 {
+                Some(i) => {
+                    stops += 1;
+                    passed += (i - from) as u32;
+                    i + 1
+                }
+                None => {
+                    passed += (len - from) as u32;
+                    len
+                }
+            };
+        }
+    }
+    check!(
+        passed > CAP_ROUNDS * 2 && stops > CAP_ROUNDS,
+        "too few cases: {} passed, {} stops",
+        passed,
+        stops
+    );
+    ok(text!(48; "{} passed, {} stops agree", passed, stops))
+}
+
+/// Rounds of `cap_kernel_matches_host`.
+const CAP_ROUNDS: u32 = 300;
 
 /// Rounds of `relax_kernel_matches_host`.
 const RELAX_ROUNDS: u32 = 200;

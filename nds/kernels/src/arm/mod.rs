@@ -1,4 +1,5 @@
 //! The ARM9 forms of the kernels (ARMv5TE, ARM state).
 
+pub(crate) mod cap;
 pub(crate) mod integrate;
 pub(crate) mod relax;
