@@ -15,6 +15,7 @@ use super::sweep::{rests_on_kept, sweep_triangle, Contact, Feature, Hit, RestMem
 use super::tree::CollisionWorld;
 use super::triangle::Triangle;
 use super::{MAX_CONTACTS, MAX_STEP, SKIN};
+use kernels::reach::step_length;
 
 /// Collides one Verlet particle (a sphere of `radius`) with the world.
 ///
@@ -167,16 +168,15 @@ pub fn free_step(prev: &Vec3, cur: &mut Vec3, memo: &mut ContactMemo) {
 pub fn reach_box(prev: Vec3, cur: Vec3, radius: Fx1) -> (Vec3, Vec3) {
     // The clamped motion's L1 norm: `|clamp(v, -lim, lim)|` is
     // `min(|v|, lim)`, a compare fewer per axis.
-    let lim = MAX_STEP.raw() as u32;
-    let step: u32 = (cur - prev)
-        .raw()
-        .iter()
-        .map(|v| v.unsigned_abs().min(lim))
-        .sum();
-    let reach = radius.raw() + step as i32 + (MAX_CONTACTS as i32 + 2) * SKIN.raw() + 4;
+    let step = step_length((cur - prev).raw(), MAX_STEP.raw() as u32);
+    let reach = radius.raw() + step as i32 + REACH_SKINS;
     let reach = Vec3::from_raw(reach, reach, reach);
     (prev - reach, prev + reach)
 }
+
+/// What [`reach_box`] adds to a particle's radius and step (raw FX1): a
+/// skin for each contact and two more, and 4 for the roundings.
+pub const REACH_SKINS: i32 = (MAX_CONTACTS as i32 + 2) * SKIN.raw() + 4;
 
 /// The broad phase of one particle: writes the triangles near its step
 /// (in tree order) to `out` and returns how many there are, which may be

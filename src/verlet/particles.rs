@@ -569,6 +569,13 @@ impl<const N: usize> Particles<N> {
         (&mut self.motion.cur, &mut self.motion.rem, &self.mass)
     }
 
+    /// The positions and remainders, and the inverse masses, as the
+    /// kernels read them (whole arrays: zero beyond the count).
+    #[inline]
+    pub(crate) fn motion(&self) -> (&Motion<N>, &[Fx1; N]) {
+        (&self.motion, &self.inv_mass)
+    }
+
     /// Rounding remainders, for the state hash.
     #[inline]
     pub(crate) fn remainders(&self) -> &[[i32; 3]] {

@@ -21,9 +21,13 @@
 //! [`Ragdoll::step_in_world`]: super::Ragdoll::step_in_world
 //! [`collide_particle`]: crate::collision::collide_particle
 
-use crate::collision::resolve::{collide_particle_among, free_step, reach_box, CANDIDATES};
+use crate::collision::resolve::{
+    collide_particle_among, free_step, reach_box, CANDIDATES, REACH_SKINS,
+};
 use crate::collision::CollisionWorld;
+use crate::collision::MAX_STEP;
 use crate::fx::{Fx1, Vec3};
+use kernels::reach::{self, Bounds};
 
 use super::particles::Particles;
 
@@ -101,6 +105,10 @@ pub struct WorldContacts<const N: usize = 16> {
     /// The box each particle's list holds every triangle of (its bounds
     /// overlapping), in tree order, when `lists_kept`.
     listed: [RawBox; N],
+    /// Each kept list's box shrunk by its particle's radius and skins
+    /// (empty for a particle with no list to keep): a step keeps the list
+    /// while `prev -+ step` lies inside (`kernels::reach`).
+    inner: [Bounds; N],
     /// True when the last broad phase kept or gathered lists for the
     /// boxes in `listed` (false after one gathered exact lists).
     lists_kept: bool,
@@ -127,6 +135,7 @@ impl<const N: usize> WorldContacts<N> {
             count: [0; N],
             ids: [[0; CANDIDATES]; N],
             listed: [NO_BOX; N],
+            inner: [Bounds::EMPTY; N],
             lists_kept: false,
             owner: (0, 0, 0),
             near: [0; RAGDOLL_CANDIDATES],
@@ -182,50 +191,66 @@ impl<const N: usize> WorldContacts<N> {
         let check = owner == self.owner && self.lists_kept;
         self.owner = owner;
         self.lists_kept = true;
-        let m = LIST_MARGIN;
         // The particles that need a list, in order (their boxes go to
-        // `listed`), and the box around them. Zipped, so that the loop
-        // indexes nothing; `check` decides before each box is compared.
+        // `listed`), and the box around them. With lists to keep, the
+        // kernel finds the next particle that needs one.
         let mut which = [0u8; N];
         let mut k = 0;
-        let (mut lo, mut hi) = ([i32::MAX; 3], [i32::MIN; 3]);
-        let particles = p
-            .inv_masses()
-            .iter()
-            .zip(p.prev_positions())
-            .zip(p.positions())
-            .zip(p.radii())
-            .zip(self.listed.iter_mut().zip(self.count.iter_mut()));
-        for (i, ((((&wi, &p0), &p1), &r), (listed, count))) in particles.enumerate() {
-            if wi == Fx1::ZERO {
+        let mut around = NO_BOX;
+        let (motion, inv_mass) = p.motion();
+        let lim = MAX_STEP.raw() as u32;
+        let mut from = 0;
+        while from < p.len() {
+            let i = if check {
+                match reach::first_to_gather(motion, inv_mass, &self.inner, from..p.len(), lim) {
+                    Some(i) => i,
+                    None => break,
+                }
+            } else {
+                from
+            };
+            from = i + 1;
+            if inv_mass[i] == Fx1::ZERO {
                 // Pinned: never collides; no list, so that one is
                 // gathered again once it is free.
-                *count = UNLISTED;
+                self.count[i] = UNLISTED;
+                self.inner[i] = Bounds::EMPTY;
                 continue;
             }
-            let (a, c) = reach_box(p0, p1, r);
+            let (a, c) = reach_box(motion.prev[i], motion.cur[i], p.radii()[i]);
+            let m = LIST_MARGIN;
             let (a, c) = (a.raw(), c.raw());
-            if check && *count as usize <= CANDIDATES {
-                let (la, lc) = &*listed;
-                if (0..3).all(|k| la[k] <= a[k] && c[k] <= lc[k]) {
-                    continue;
-                }
-            }
             let b = (
                 [a[0] - m, a[1] - m, a[2] - m],
                 [c[0] + m, c[1] + m, c[2] + m],
             );
-            *listed = b;
+            self.listed[i] = b;
             which[k] = i as u8;
             k += 1;
             for k in 0..3 {
-                lo[k] = lo[k].min(b.0[k]);
-                hi[k] = hi[k].max(b.1[k]);
+                around.0[k] = around.0[k].min(b.0[k]);
+                around.1[k] = around.1[k].max(b.1[k]);
             }
         }
         let which = &which[..k];
-        if self.gather(world, ListSet::Needing(which), (lo, hi)) {
-            self.list_around(which, (lo, hi));
+        if self.gather(world, ListSet::Needing(which), around) {
+            self.list_around(which, around);
+        }
+        // What the kernel tests next step: each new list's box less the
+        // particle's radius and skins (none for a list too long to keep).
+        let radii = p.radii();
+        for &i in which {
+            let i = i as usize;
+            self.inner[i] = if self.count[i] as usize <= CANDIDATES {
+                let (lo, hi) = self.listed[i];
+                let shrink = radii[i].raw() + REACH_SKINS;
+                Bounds {
+                    lo: lo.map(|c| c.saturating_add(shrink)),
+                    hi: hi.map(|c| c.saturating_sub(shrink)),
+                }
+            } else {
+                Bounds::EMPTY
+            };
         }
     }
 

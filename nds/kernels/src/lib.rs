@@ -11,6 +11,7 @@
 
 pub mod cap;
 pub mod integrate;
+pub mod reach;
 pub mod relax;
 
 #[cfg(all(target_arch = "arm", target_os = "none"))]

@@ -31,6 +31,7 @@ pub const ALL: &[Test] = tests![
     relax_kernel_matches_host,
     integrate_kernel_matches_host,
     cap_kernel_matches_host,
+    reach_kernel_matches_host,
     timers_advance_and_carry,
     profiler_overhead_small,
     mailbox_layout,
@@ -550,6 +551,78 @@ fn cap_kernel_matches_host(_: &mut Mailbox) -> Outcome {
 
 /// Rounds of `cap_kernel_matches_host`.
 const CAP_ROUNDS: u32 = 300;
+
+/// The ARM kept-list test (`kernels::reach::first_to_gather`) against its
+/// Rust reference: random steps (some beyond the per-axis limit), boxes
+/// around the previous positions that hold the step or miss it by one
+/// on a random side, empty boxes and pinned particles, each pass
+/// restarted after every particle it hands back.
+fn reach_kernel_matches_host(_: &mut Mailbox) -> Outcome {
+    use dsphys::fx::{Fx1, Vec3};
+    use dsphys::kernels::integrate::Motion;
+    use dsphys::kernels::reach::{first_to_gather, first_to_gather_portable, step_length, Bounds};
+    crate::hw::itcm::verlet();
+    let mut rng = Rng(0x4eac_4b0c);
+    let lim = 4096u32;
+    let (mut kept, mut stops) = (0u32, 0u32);
+    for round in 0..REACH_ROUNDS {
+        let mut m = Motion::<16>::ZERO;
+        let mut inner = [Bounds::EMPTY; 16];
+        let speed = [1 << 8, 1 << 12, 1 << 14][round as usize % 3];
+        for (i, b) in inner.iter_mut().enumerate() {
+            let x = [0; 3].map(|_| (rng.next() as i32) >> 6);
+            let v = [0; 3].map(|_| rng.next() as i32 % speed);
+            m.prev[i] = Vec3::from_raw(x[0], x[1], x[2]);
+            m.cur[i] = Vec3::from_raw(x[0] + v[0], x[1] + v[1], x[2] + v[2]);
+            let step = step_length(v, lim) as i32;
+            let slack = [0; 6].map(|_| (rng.next() % 64) as i32);
+            *b = Bounds {
+                lo: [0, 1, 2].map(|c| x[c] - step - slack[c]),
+                hi: [0, 1, 2].map(|c| x[c] + step + slack[c + 3]),
+            };
+            match rng.next() % 8 {
+                0 => *b = Bounds::EMPTY,
+                1 => {
+                    let c = rng.next() as usize % 3;
+                    b.lo[c] = x[c] - step + 1;
+                }
+                2 => {
+                    let c = rng.next() as usize % 3;
+                    b.hi[c] = x[c] + step - 1;
+                }
+                _ => {}
+            }
+        }
+        let inv_mass: [Fx1; 16] = core::array::from_fn(|_| {
+            if rng.next().is_multiple_of(16) {
+                Fx1::ZERO
+            } else {
+                Fx1::ONE
+            }
+        });
+        let len = 1 + rng.next() as usize % 16;
+        let mut from = 0;
+        while from < len {
+            let got = first_to_gather(&m, &inv_mass, &inner, from..len, lim);
+            let want = first_to_gather_portable(&m, &inv_mass, &inner, from..len, lim);
+            check!(got == want, "round {} from {}", round, from);
+            let end = got.unwrap_or(len);
+            kept += (end - from) as u32;
+            stops += got.is_some() as u32;
+            from = end + 1;
+        }
+    }
+    check!(
+        kept > REACH_ROUNDS * 2 && stops > REACH_ROUNDS,
+        "too few cases: {} kept, {} stops",
+        kept,
+        stops
+    );
+    ok(text!(48; "{} kept, {} stops agree", kept, stops))
+}
+
+/// Rounds of `reach_kernel_matches_host`.
+const REACH_ROUNDS: u32 = 300;
 
 /// Rounds of `relax_kernel_matches_host`.
 const RELAX_ROUNDS: u32 = 200;

@@ -2,4 +2,5 @@
 
 pub(crate) mod cap;
 pub(crate) mod integrate;
+pub(crate) mod reach;
 pub(crate) mod relax;
