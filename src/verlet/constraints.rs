@@ -226,7 +226,7 @@ fn q24(x: Fx2) -> i32 {
 /// The positions the constraint solver takes: within this of the origin
 /// on every axis (256 m; the collision world's is 100 m). A particle
 /// beyond it is saturated there by the next relaxation.
-pub const POSITION_LIMIT: Fx1 = Fx1::from_raw((1 << 20) - 1);
+pub const POSITION_LIMIT: Fx1 = Fx1::from_raw(kernels::integrate::POSITION_LIMIT);
 
 /// The solver's positions: `x` with its rounding remainder, in Q20
 /// (2^-20 m), saturated to [`POSITION_LIMIT`]. The remainder's last 4

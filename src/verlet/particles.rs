@@ -608,3 +608,63 @@ pub(crate) fn clamp_len(v: Vec3, max: Fx1) -> Vec3 {
     let len = v.length() + Fx1::EPSILON;
     v.map(|c| (c * max) / len)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verlet::Settings;
+    use crate::xorshift::XorShift32;
+
+    /// The integration kernel's path (`integrate_q20` with the usual
+    /// gravity) gives the bits of the engine's own loop
+    /// (`integrate_q20_with`), which serves every other gravity: random
+    /// particles at a ragdoll's speeds and beyond the speed cap, at and
+    /// around the passes' position limit on both sides, some pinned.
+    #[test]
+    fn integration_kernel_steps_as_the_engines_loop() {
+        let mut rng = XorShift32::new(0x5eed_1e7e);
+        let lim = kernel::POSITION_LIMIT;
+        let s = Settings::default();
+        let p = StepParams::new(&s);
+        let g = p.g_dt2.raw();
+        let mut at_limit = 0;
+        for round in 0..2000 {
+            let mut a = Particles::<16>::new();
+            let n = 1 + rng.next_u32() as usize % 16;
+            for _ in 0..n {
+                let centre = [0, lim - 40, 40 - lim, lim + 40, -lim - 40][round % 5];
+                let c = |rng: &mut XorShift32| centre + (rng.next_u32() % 81) as i32 - 40;
+                let x = Vec3::from_raw(c(&mut rng), c(&mut rng), c(&mut rng));
+                let w = if rng.next_u32().is_multiple_of(8) {
+                    Fx1::ZERO
+                } else {
+                    Fx1::ONE
+                };
+                let i = a.push(x, Fx1::ONE, w, Fx1::from_raw(400)).unwrap();
+                let speed = [64, 1024, 4096][rng.next_u32() as usize % 3];
+                let v = [0; 3].map(|_| (rng.next_u32() % (2 * speed)) as i32 - speed as i32);
+                a.motion.prev[i] = x - Vec3::from_raw(v[0], v[1], v[2]);
+                a.motion.rem[i] = [0; 3].map(|_| (rng.next_u32() % 4096) as i32 - 2048);
+            }
+            let mut b = a.clone();
+            let mut out = MaybeUninit::uninit();
+            let got = *a.integrate_q20(&p, &mut out);
+            let want = b.integrate_q20_with(&p, |_, _| [0, -g, 0]);
+            assert_eq!(got, want, "round {round}: Q20 positions");
+            assert_eq!(
+                a.motion.prev, b.motion.prev,
+                "round {round}: previous positions"
+            );
+            assert_eq!(a.motion.rem, b.motion.rem, "round {round}: remainders");
+            at_limit += got
+                .iter()
+                .flatten()
+                .filter(|&&q| q.abs() >> 8 == lim)
+                .count();
+        }
+        assert!(
+            at_limit > 1000,
+            "too few positions at the limit: {at_limit}"
+        );
+    }
+}

@@ -57,6 +57,18 @@ fn lo_above_hi(b: &RawBox) -> bool {
 /// The box no reach box lies inside.
 const NO_BOX: RawBox = ([i32::MAX; 3], [i32::MIN; 3]);
 
+/// A list's box `listed` shrunk by a particle's radius and skins: the
+/// particle's reach box ([`reach_box`]) lies inside `listed` exactly when
+/// `prev -+ step` lies inside this (`kernels::reach::keeps`). Saturated,
+/// so that [`NO_BOX`] stays empty.
+fn inner_box((lo, hi): RawBox, radius: Fx1) -> Bounds {
+    let shrink = radius.raw() + REACH_SKINS;
+    Bounds {
+        lo: lo.map(|c| c.saturating_add(shrink)),
+        hi: hi.map(|c| c.saturating_sub(shrink)),
+    }
+}
+
 /// The particles a gather lists, and where their boxes are.
 #[derive(Clone, Copy)]
 enum ListSet<'a, const N: usize> {
@@ -242,12 +254,7 @@ impl<const N: usize> WorldContacts<N> {
         for &i in which {
             let i = i as usize;
             self.inner[i] = if self.count[i] as usize <= CANDIDATES {
-                let (lo, hi) = self.listed[i];
-                let shrink = radii[i].raw() + REACH_SKINS;
-                Bounds {
-                    lo: lo.map(|c| c.saturating_add(shrink)),
-                    hi: hi.map(|c| c.saturating_sub(shrink)),
-                }
+                inner_box(self.listed[i], radii[i])
             } else {
                 Bounds::EMPTY
             };
@@ -375,5 +382,59 @@ impl<const N: usize> WorldContacts<N> {
         } else {
             self.count[i] as usize
         }
+    }
+}
+
+#[cfg(test)]
+mod inner_box_tests {
+    use super::*;
+    use crate::xorshift::XorShift32;
+    use kernels::integrate::Motion;
+
+    /// The kernel's test on the shrunk box keeps a list exactly when the
+    /// reach box lies inside the list's box: random steps (some beyond
+    /// `MAX_STEP` on an axis), radii, and boxes that hold the reach box
+    /// or miss it by a little on a random side.
+    #[test]
+    fn shrunk_boxes_keep_exactly_the_reach_boxes_inside() {
+        let mut rng = XorShift32::new(0x1b0c_5eed);
+        let mut r = |m: u32| (rng.next_u32() % m) as i32;
+        let (mut kept, mut dropped) = (0, 0);
+        for _ in 0..20_000 {
+            let mut m = Motion::<16>::ZERO;
+            let prev = [0; 3].map(|_| r(1 << 20) - (1 << 19));
+            let speed = [64, 1024, 8192][r(3) as usize] as u32;
+            let v = [0; 3].map(|_| r(2 * speed) - speed as i32);
+            m.prev[0] = Vec3::from_raw(prev[0], prev[1], prev[2]);
+            m.cur[0] = Vec3::from_raw(prev[0] + v[0], prev[1] + v[1], prev[2] + v[2]);
+            let radius = Fx1::from_raw(r(1000));
+            let (a, c) = reach_box(m.prev[0], m.cur[0], radius);
+            let (a, c) = (a.raw(), c.raw());
+            let slack = |r: &mut dyn FnMut(u32) -> i32| r(8) - 2;
+            let listed = (
+                [0, 1, 2].map(|k| a[k] - slack(&mut r)),
+                [0, 1, 2].map(|k| c[k] + slack(&mut r)),
+            );
+            let inside = (0..3).all(|k| listed.0[k] <= a[k] && c[k] <= listed.1[k]);
+            let mut inner = [Bounds::EMPTY; 16];
+            inner[0] = inner_box(listed, radius);
+            let mut inv = [Fx1::ZERO; 16];
+            inv[0] = Fx1::ONE;
+            let keeps = reach::keeps(&m, &inv, &inner, 0, MAX_STEP.raw() as u32);
+            assert_eq!(
+                keeps, inside,
+                "prev {prev:?} v {v:?} radius {radius:?} box {listed:?}"
+            );
+            kept += keeps as u32;
+            dropped += !keeps as u32;
+        }
+        assert!(
+            kept > 2000 && dropped > 2000,
+            "{kept} kept, {dropped} dropped"
+        );
+        assert!(
+            inner_box(NO_BOX, Fx1::ONE).lo[0] == i32::MAX,
+            "NO_BOX stays empty"
+        );
     }
 }

@@ -25,8 +25,10 @@ use core::ops::Range;
 use fxcore::{Fx1, Vec3};
 
 /// Each axis of a position handed to the passes is saturated to `±`
-/// this (raw FX1, 256 m: the engine's `constraints::POSITION_LIMIT`).
-pub const POSITION_LIMIT: i32 = 1 << 20;
+/// this (raw FX1, just under 256 m; the engine's
+/// `constraints::POSITION_LIMIT`). A new position whose [`spread`] is at
+/// least this stops the pass: every other one is strictly inside.
+pub const POSITION_LIMIT: i32 = (1 << 20) - 1;
 
 /// The particles' motion as the integration reads it: three arrays of
 /// three words a particle, one after the other (`repr(C)`), so that
@@ -74,7 +76,7 @@ pub enum Stop {
     /// Particle `i` is pinned: nothing of it was written.
     Still(usize),
     /// Particle `i` stepped, but its move `disp` (raw FX1) may be over
-    /// the speed cap, or its new position beyond [`POSITION_LIMIT`]:
+    /// the speed cap, or its new position at or beyond [`POSITION_LIMIT`]:
     /// `prev[i]` and `rem[i]` are written, and the caller finishes
     /// `q[i]` from `prev[i] + disp`.
     Finish(usize, [i32; 3]),

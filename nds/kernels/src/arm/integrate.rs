@@ -10,7 +10,7 @@ use crate::integrate::{Left, Motion, Step, Stop, POSITION_LIMIT};
 // The loop reaches a particle's `cur`, `prev` and `rem` from one pointer.
 const _: () = assert!(size_of::<Vec3>() == 12 && size_of::<Fx1>() == 4);
 const _: () = assert!(offset_of!(Motion<16>, prev) == 192 && offset_of!(Motion<16>, rem) == 384);
-const _: () = assert!(POSITION_LIMIT == 0x10_0000);
+const _: () = assert!(POSITION_LIMIT + 1 == 0x10_0000);
 
 /// What the loop reads and writes besides the arrays (`repr(C)`: the
 /// assembly's offsets).
@@ -107,8 +107,9 @@ kernels_integrate16:
     orr   r7, r7, r12
     lsl   r6, r6, #8
     add   r6, r6, r11, asr #24
+    add   r7, r7, #1
     cmp   r7, #0x100000
-    bhs   8f                         @ beyond the limit
+    bhs   8f                         @ at or beyond the limit
     eor   r11, r8, r8, asr #31
     eor   r12, r9, r9, asr #31
     orr   r11, r11, r12
