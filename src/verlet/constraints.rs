@@ -250,16 +250,11 @@ pub(super) fn q20(x: Vec3, rem: [i32; 3]) -> [i32; 4] {
 /// a particle's mass is at most 4096 kg (2^24 raw; the asset compiler
 /// refuses more) and a position below 2^29.4, so each term is below
 /// 2^53.4 and 16 of them below 2^57.4. (A separate loop: summed inside
-/// the conversions' loops it cost 134 more instructions a step.)
+/// the conversions' loops it cost 134 more instructions a step.) The
+/// loop is `kernels::q20::moment` (ARM on the DS).
 #[inline(always)]
 fn moment<const N: usize>(q: &[[i32; 4]; N], masses: &[Fx1; N]) -> [i64; 3] {
-    let mut s = [0i64; 3];
-    for (qi, mi) in q.iter().zip(masses) {
-        for c in 0..3 {
-            s[c] += qi[c] as i64 * mi.raw() as i64;
-        }
-    }
-    s
+    kernels::q20::moment(q, masses)
 }
 
 /// Back from [`to_q20`]: each position rounded to FX1, what rounding
@@ -267,16 +262,10 @@ fn moment<const N: usize>(q: &[[i32; 4]; N], masses: &[Fx1; N]) -> [i64; 3] {
 /// Q20 that `to_q20` left there: the remainder is in `[-2048, 2048)`
 /// again. A particle the passes did not move gets its position and a
 /// remainder in that range back as they were (but for a saturation).
+/// The loop is `kernels::q20` (ARM on the DS).
 #[inline(always)]
 fn from_q20<const N: usize>(q: &[[i32; 4]; N], x: &mut [Vec3; N], rem: &mut [[i32; 3]; N]) {
-    for ((qi, xi), ri) in q.iter().zip(x.iter_mut()).zip(rem.iter_mut()) {
-        let mut p = [0; 3];
-        for c in 0..3 {
-            p[c] = (qi[c] + 128) >> 8;
-            ri[c] = ((qi[c] - (p[c] << 8)) << 4) + (ri[c] & 15);
-        }
-        *xi = Vec3::from_raw(p[0], p[1], p[2]);
-    }
+    kernels::q20::from_q20(q, x, rem);
 }
 
 /// Counters of constraint work.

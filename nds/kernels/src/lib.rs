@@ -11,6 +11,7 @@
 
 pub mod cap;
 pub mod integrate;
+pub mod q20;
 pub mod reach;
 pub mod relax;
 

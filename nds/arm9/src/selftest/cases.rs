@@ -32,6 +32,7 @@ pub const ALL: &[Test] = tests![
     integrate_kernel_matches_host,
     cap_kernel_matches_host,
     reach_kernel_matches_host,
+    q20_kernel_matches_host,
     timers_advance_and_carry,
     profiler_overhead_small,
     mailbox_layout,
@@ -623,6 +624,45 @@ fn reach_kernel_matches_host(_: &mut Mailbox) -> Outcome {
 
 /// Rounds of `reach_kernel_matches_host`.
 const REACH_ROUNDS: u32 = 300;
+
+/// The ARM way back from Q20 (`kernels::q20::from_q20`) and the ARM
+/// moment (`kernels::q20::moment`) against their Rust references: random
+/// positions over the whole range the passes use, both signs, random
+/// remainders, and masses up to 4096 kg.
+fn q20_kernel_matches_host(_: &mut Mailbox) -> Outcome {
+    use dsphys::fx::Fx1;
+    use dsphys::fx::Vec3;
+    use dsphys::kernels::q20::{from_q20, from_q20_portable, moment, moment_portable};
+    crate::hw::itcm::verlet();
+    let mut rng = Rng(0x0020_5eed);
+    for round in 0..Q20_ROUNDS {
+        let shift = [2, 8, 20][round as usize % 3];
+        let q: [[i32; 4]; 16] = core::array::from_fn(|_| {
+            let mut c = || (rng.next() as i32) >> shift;
+            [c(), c(), c(), 0]
+        });
+        let rem: [[i32; 3]; 16] =
+            core::array::from_fn(|_| [0; 3].map(|_| rng.next() as i32 % 2048));
+        let (mut x, mut soft_x) = ([Vec3::ZERO; 16], [Vec3::ZERO; 16]);
+        let (mut r, mut soft_r) = (rem, rem);
+        from_q20(&q, &mut x, &mut r);
+        from_q20_portable(&q, &mut soft_x, &mut soft_r);
+        check!(x == soft_x && r == soft_r, "round {}: positions", round);
+        let masses: [Fx1; 16] = core::array::from_fn(|_| {
+            Fx1::from_raw((rng.next() >> [8, 18, 26][round as usize % 3]) as i32)
+        });
+        let q = q.map(|[a, b, c, d]| [a >> 2, b >> 2, c >> 2, d]);
+        check!(
+            moment(&q, &masses) == moment_portable(&q, &masses),
+            "round {}: moment",
+            round
+        );
+    }
+    ok(text!(48; "{} rounds of 16 agree", Q20_ROUNDS))
+}
+
+/// Rounds of `q20_kernel_matches_host`.
+const Q20_ROUNDS: u32 = 300;
 
 /// Rounds of `relax_kernel_matches_host`.
 const RELAX_ROUNDS: u32 = 200;

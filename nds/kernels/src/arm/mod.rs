@@ -2,5 +2,6 @@
 
 pub(crate) mod cap;
 pub(crate) mod integrate;
+pub(crate) mod q20;
 pub(crate) mod reach;
 pub(crate) mod relax;
