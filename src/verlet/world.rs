@@ -205,23 +205,26 @@ impl<const N: usize> WorldContacts<N> {
         self.lists_kept = true;
         // The particles that need a list, in order (their boxes go to
         // `listed`), and the box around them. With lists to keep, the
-        // kernel finds the next particle that needs one.
+        // kernel marks those that need one.
         let mut which = [0u8; N];
         let mut k = 0;
         let mut around = NO_BOX;
         let (motion, inv_mass) = p.motion();
-        let lim = MAX_STEP.raw() as u32;
-        let mut from = 0;
-        while from < p.len() {
-            let i = if check {
-                match reach::first_to_gather(motion, inv_mass, &self.inner, from..p.len(), lim) {
-                    Some(i) => i,
-                    None => break,
-                }
-            } else {
-                from
-            };
-            from = i + 1;
+        let mut left = if check {
+            reach::to_gather(
+                motion,
+                inv_mass,
+                &self.inner,
+                p.len(),
+                MAX_STEP.raw() as u32,
+            )
+        } else {
+            // Every particle (`N <= 32`).
+            ((1u64 << p.len()) - 1) as u32
+        };
+        while left != 0 {
+            let i = left.trailing_zeros() as usize;
+            left &= left - 1;
             if inv_mass[i] == Fx1::ZERO {
                 // Pinned: never collides; no list, so that one is
                 // gathered again once it is free.

@@ -10,8 +10,6 @@
 //! only `prev -+ step` against it, per axis, where `step` is the L1 norm
 //! of `cur - prev` with each axis cut to a limit.
 
-use core::ops::Range;
-
 use fxcore::Fx1;
 
 use crate::integrate::Motion;
@@ -63,36 +61,40 @@ pub fn keeps<const N: usize>(
     (0..3).all(|c| b.lo[c] <= prev[c] - step && prev[c] + step <= b.hi[c])
 }
 
-/// The first particle of `range` that does not keep its list
-/// ([`keeps`]), if any.
+/// The particles below `len` that do not keep their lists ([`keeps`]),
+/// as a mask (bit `i` for particle `i`; `N <= 32`): one pass, whatever
+/// their number, so that a ragdoll whose every list must be gathered
+/// pays no more than one that keeps them all.
 ///
-/// On the DS, for 16 particles, this is the ARM loop (`arm/reach.rs`),
-/// which gives the same result as [`first_to_gather_portable`].
+/// On the DS, for 16 particles and the engine's step limit, this is the
+/// ARM loop (`arm/reach.rs`), which gives the same mask as
+/// [`to_gather_portable`].
 #[inline]
-pub fn first_to_gather<const N: usize>(
+pub fn to_gather<const N: usize>(
     m: &Motion<N>,
     inv_mass: &[Fx1; N],
     inner: &[Bounds; N],
-    range: Range<usize>,
+    len: usize,
     lim: u32,
-) -> Option<usize> {
+) -> u32 {
+    const { assert!(N <= 32, "a mask holds 32 particles") };
     #[cfg(all(target_arch = "arm", target_os = "none"))]
-    if let Some(found) =
-        crate::arm::reach::first_to_gather16(m, inv_mass, inner, range.clone(), lim)
-    {
-        return found;
+    if let Some(mask) = crate::arm::reach::to_gather16(m, inv_mass, inner, len, lim) {
+        return mask;
     }
-    first_to_gather_portable(m, inv_mass, inner, range, lim)
+    to_gather_portable(m, inv_mass, inner, len, lim)
 }
 
-/// [`first_to_gather`] in Rust on every target: the reference the ARM
-/// loop is compared with.
-pub fn first_to_gather_portable<const N: usize>(
+/// [`to_gather`] in Rust on every target: the reference the ARM loop is
+/// compared with.
+pub fn to_gather_portable<const N: usize>(
     m: &Motion<N>,
     inv_mass: &[Fx1; N],
     inner: &[Bounds; N],
-    mut range: Range<usize>,
+    len: usize,
     lim: u32,
-) -> Option<usize> {
-    range.find(|&i| !keeps(m, inv_mass, inner, i, lim))
+) -> u32 {
+    (0..len.min(N))
+        .filter(|&i| !keeps(m, inv_mass, inner, i, lim))
+        .fold(0, |mask, i| mask | 1 << i)
 }

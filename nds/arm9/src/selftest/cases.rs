@@ -553,19 +553,20 @@ fn cap_kernel_matches_host(_: &mut Mailbox) -> Outcome {
 /// Rounds of `cap_kernel_matches_host`.
 const CAP_ROUNDS: u32 = 300;
 
-/// The ARM kept-list test (`kernels::reach::first_to_gather`) against its
+/// The ARM kept-list test (`kernels::reach::to_gather`) against its
 /// Rust reference: random steps (some beyond the per-axis limit), boxes
 /// around the previous positions that hold the step or miss it by one
-/// on a random side, empty boxes and pinned particles, each pass
-/// restarted after every particle it hands back.
+/// on a random side, empty boxes and pinned particles, any count from
+/// none to 16. The masks must agree.
 fn reach_kernel_matches_host(_: &mut Mailbox) -> Outcome {
     use dsphys::fx::{Fx1, Vec3};
     use dsphys::kernels::integrate::Motion;
-    use dsphys::kernels::reach::{first_to_gather, first_to_gather_portable, step_length, Bounds};
+    use dsphys::kernels::reach::{step_length, to_gather, to_gather_portable, Bounds};
     crate::hw::itcm::verlet();
     let mut rng = Rng(0x4eac_4b0c);
-    let lim = 4096u32;
-    let (mut kept, mut stops) = (0u32, 0u32);
+    // The engine's step limit, which the ARM loop has built in.
+    let lim = dsphys::collision::MAX_STEP.raw() as u32;
+    let (mut kept, mut gathered) = (0u32, 0u32);
     for round in 0..REACH_ROUNDS {
         let mut m = Motion::<16>::ZERO;
         let mut inner = [Bounds::EMPTY; 16];
@@ -601,25 +602,20 @@ fn reach_kernel_matches_host(_: &mut Mailbox) -> Outcome {
                 Fx1::ONE
             }
         });
-        let len = 1 + rng.next() as usize % 16;
-        let mut from = 0;
-        while from < len {
-            let got = first_to_gather(&m, &inv_mass, &inner, from..len, lim);
-            let want = first_to_gather_portable(&m, &inv_mass, &inner, from..len, lim);
-            check!(got == want, "round {} from {}", round, from);
-            let end = got.unwrap_or(len);
-            kept += (end - from) as u32;
-            stops += got.is_some() as u32;
-            from = end + 1;
-        }
+        let len = rng.next() as usize % 17;
+        let got = to_gather(&m, &inv_mass, &inner, len, lim);
+        let want = to_gather_portable(&m, &inv_mass, &inner, len, lim);
+        check!(got == want, "round {}: {:#x} != {:#x}", round, got, want);
+        gathered += got.count_ones();
+        kept += len as u32 - got.count_ones();
     }
     check!(
-        kept > REACH_ROUNDS * 2 && stops > REACH_ROUNDS,
-        "too few cases: {} kept, {} stops",
+        kept > REACH_ROUNDS * 2 && gathered > REACH_ROUNDS,
+        "too few cases: {} kept, {} to gather",
         kept,
-        stops
+        gathered
     );
-    ok(text!(48; "{} kept, {} stops agree", kept, stops))
+    ok(text!(48; "{} kept, {} to gather agree", kept, gathered))
 }
 
 /// Rounds of `reach_kernel_matches_host`.
