@@ -426,13 +426,9 @@ impl<const N: usize> Particles<N> {
         let x = self.motion.cur[i];
         let vr = (x - self.motion.prev[i]).raw();
         let rem = &mut self.motion.rem[i];
-        let damping = p.damping.raw() as i64;
         let mut disp = [0i32; 3];
         for c in 0..3 {
-            let total = vr[c] as i64 * damping + acc[c] + rem[c] as i64;
-            let m = (total + (1 << 11)) >> 12;
-            disp[c] = m as i32;
-            rem[c] = (total - (m << 12)) as i32;
+            disp[c] = kernel::step_axis(vr[c], p.damping.raw(), acc[c], &mut rem[c]);
         }
         let disp = capped(Vec3::from_raw(disp[0], disp[1], disp[2]), rem, p);
         self.motion.prev[i] = x;

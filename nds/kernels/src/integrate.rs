@@ -188,6 +188,18 @@ pub fn integrate_portable<const N: usize>(
     Stop::Done
 }
 
+/// One axis of a Verlet step (see the module docs): `total = v damping +
+/// acc + rem` (FX2, in 64 bits); returns the move `(total + 2048) >> 12`
+/// (FX1) and leaves the new remainder in `rem`. The engine's own loop
+/// (other gravities) steps with it too.
+#[inline(always)]
+pub fn step_axis(v: i32, damping: i32, acc: i64, rem: &mut i32) -> i32 {
+    let total = v as i64 * damping as i64 + acc + *rem as i64;
+    let moved = (total + (1 << 11)) >> 12;
+    *rem = (total - (moved << 12)) as i32;
+    moved as i32
+}
+
 /// Free particle `i`'s step: its Q20 slot, or (written but for that
 /// slot) its move when it stops the pass.
 #[inline(always)]
@@ -204,10 +216,7 @@ fn step_one<const N: usize>(
     let mut disp = [0; 3];
     let mut new = [0; 3];
     for c in 0..3 {
-        let total = v[c] as i64 * step.damping as i64 + acc[c] + rem[c] as i64;
-        let moved = (total + (1 << 11)) >> 12;
-        disp[c] = moved as i32;
-        rem[c] = (total - (moved << 12)) as i32;
+        disp[c] = step_axis(v[c], step.damping, acc[c], &mut rem[c]);
         new[c] = x[c] + disp[c];
     }
     if spread(disp) > step.within || spread(new) >= POSITION_LIMIT {
