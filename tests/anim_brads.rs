@@ -180,10 +180,10 @@ fn round_trip(model: &[Mat4x3]) -> (i64, i64) {
     let mut table: BradTable = BradTable::new(&BRADS);
     table.build(&x);
     let (mut rot, mut pos) = (0, 0);
-    for b in table.brads() {
-        let want = &model[b.def.joint as usize];
-        rot = rot.max(mat_diff(&b.matrix.rot, &want.rot));
-        pos = pos.max(vec_diff(b.matrix.trans, want.trans));
+    for (d, m) in table.defs().iter().zip(table.matrices()) {
+        let want = &model[d.joint as usize];
+        rot = rot.max(mat_diff(&m.rot, &want.rot));
+        pos = pos.max(vec_diff(m.trans, want.trans));
     }
     (rot, pos)
 }
@@ -222,30 +222,30 @@ fn brads_reproduce_the_animation() {
 }
 
 /// A hand takes its forearm's rotation and a foot its shin's
-/// (`Brad::twin`): the same bits as building each brad alone, frame after
-/// frame, through degenerate poses (a wrist on its elbow, a limb along its
-/// goal), including a first frame where each twin's last matrix is
-/// unrelated to its source's, so that it must fall back to its own.
+/// (`BradTable::is_twin`): the same bits as building each brad alone,
+/// frame after frame, through degenerate poses (a wrist on its elbow, a
+/// limb along its goal) and pairs beyond the 8 m clamp (which the kernel
+/// leaves to the engine), including a first frame where each twin's last
+/// matrix is unrelated to its source's, so that it must fall back to its
+/// own.
 #[test]
 fn twins_give_the_bits_of_brads_built_alone() {
-    use dsphys::anim::brad::NO_TWIN;
     let mut rng = Rng(0x7A1_5EED);
     let (mut regular, mut degenerate) = (0, 0);
     for trial in 0..400 {
         let mut table: BradTable = BradTable::new(&BRADS);
-        let twins: Vec<usize> = (0..table.brads().len())
-            .filter(|&k| table.brads()[k].twin != NO_TWIN)
-            .collect();
+        let twins: Vec<usize> = (0..table.len()).filter(|&k| table.is_twin(k)).collect();
         assert_eq!(twins.len(), 4, "the hands and the feet");
         for &k in &twins {
-            table.brads_mut()[k].matrix.rot = rng.quat().to_mat3();
+            table.set_rotation(k, rng.quat().to_mat3());
         }
-        let mut alone: Vec<Mat3> = table.brads().iter().map(|b| b.matrix.rot).collect();
+        let mut alone: Vec<Mat3> = table.matrices().map(|m| m.rot).collect();
         for frame in 0..10 {
             let mut x: Vec<Vec3> = (0..16).map(|_| rng.point(1.0)).collect();
-            // Put one particle on another, or on the line of two others.
+            // Put one particle on another, on the line of two others, or
+            // 12 m away.
             let mut pick = || (rng.next_u64() % 16) as usize;
-            match (trial + frame) % 3 {
+            match (trial + frame) % 4 {
                 0 => {
                     let (i, j) = (pick(), pick());
                     x[i] = x[j];
@@ -254,22 +254,29 @@ fn twins_give_the_bits_of_brads_built_alone() {
                     let (i, j, k) = (pick(), pick(), pick());
                     x[i] = x[j] + (x[j] - x[k]);
                 }
+                2 => {
+                    let i = pick();
+                    x[i] += Vec3::from_raw(12 << 12, 0, -(12 << 12));
+                }
                 _ => {}
             }
-            for (b, last) in table.brads().iter().zip(alone.iter_mut()) {
-                *last = brad_rotation(&b.def, &x, last);
+            for (d, last) in table.defs().iter().zip(alone.iter_mut()) {
+                *last = brad_rotation(d, &x, last);
             }
             table.build(&x);
-            for (k, (b, want)) in table.brads().iter().zip(&alone).enumerate() {
-                assert_eq!(
-                    b.matrix.rot, *want,
-                    "trial {trial}, frame {frame}, brad {k}"
-                );
-                assert_eq!(b.matrix.trans, x[b.def.particle as usize]);
+            for (k, ((d, m), want)) in table
+                .defs()
+                .iter()
+                .zip(table.matrices())
+                .zip(&alone)
+                .enumerate()
+            {
+                assert_eq!(m.rot, *want, "trial {trial}, frame {frame}, brad {k}");
+                assert_eq!(m.trans, x[d.particle as usize]);
             }
             for &k in &twins {
-                let t = &table.brads()[table.brads()[k].twin as usize];
-                if x[t.def.a[1] as usize] == x[t.def.a[0] as usize] {
+                let t = &table.defs()[k - 1];
+                if x[t.a[1] as usize] == x[t.a[0] as usize] {
                     degenerate += 1;
                 } else {
                     regular += 1;

@@ -8,7 +8,7 @@
 //! `axis_a` and `axis_b` say which local axis (x, y or z, with sign) A and
 //! B are, and the translation is particle `particle`'s position. The
 //! expand phase then takes the matrix in place of the joint's own
-//! ([`inject`] and the `given` mask of [`super::expand::expand`]).
+//! ([`BradTable::inject`] and the `given` mask of [`super::expand::expand`]).
 //!
 //! # Degenerate goals
 //! When the goal is (nearly) parallel to A, "closest to the goal" says
@@ -32,13 +32,23 @@
 //! Pair vectors are clamped to ±8 m per component (a ragdoll's particles
 //! are within 2 m of each other), which keeps every cross product exact
 //! in an `i32`: the whole build is `i32` arithmetic, and the two unit
-//! vectors per brad come from [`super::rsqrt`] (a table and a Newton
+//! vectors per brad come from [`super::unit32`] (a table and a Newton
 //! step) rather than the divider and square-root units, whose register
-//! traffic cost more than the rest of the brad in DeSmuME.
+//! traffic cost more than the rest of the brad in DeSmuME. The regular
+//! path (every brad but the degenerate ones and pairs beyond the clamp)
+//! runs in [`kernels::brad::build`], hand-written ARM on the DS, from a
+//! plan per brad that [`BradTable::new`] works out once (where each axis
+//! goes and with which sign); this module builds the brads it leaves. A
+//! hand takes its forearm's rotation and a foot its shin's (the brad
+//! before, with the same goal and A along the same particles): the same
+//! bits as building it alone.
 
 use crate::fx::{Fx1, Mat3, Mat4x3, Vec3};
 
-use super::unit32::{len2, unit_q12, unit_q12_pair};
+use kernels::brad::{
+    clear_normal, cross, lower, pair, unit_q12, unit_q12_pair, Frame, Plan, Plans, NEGATE_A,
+    NEGATE_B, NEGATE_C, TWIN_OF_PREVIOUS, TWIN_REVERSED,
+};
 
 /// Which local axis a brad axis is, with its sign.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -115,94 +125,11 @@ pub struct BradTableDef<'a> {
     pub bind: &'a [Mat4x3],
 }
 
-/// A brad at run time: its definition and the last matrix built.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Brad {
-    /// The definition.
-    pub def: BradDef,
-    /// The most recently built joint matrix.
-    pub matrix: Mat4x3,
-    /// An earlier brad whose rotation gives this one's ([`NO_TWIN`]: none;
-    /// see [`build_brads`]).
-    pub twin: u8,
-}
-
-/// The goal counts as parallel to A when its orthogonal part is below
-/// `1 / 2^DEGENERATE_SHIFT` of its length (sin 0.9°).
-pub const DEGENERATE_SHIFT: u32 = 6;
+pub use kernels::brad::DEGENERATE_SHIFT;
 /// `2^-DEGENERATE_SHIFT`, the sine below which a goal is degenerate.
 pub const DEGENERATE_SIN: Fx1 = Fx1::from_raw(4096 >> DEGENERATE_SHIFT);
 /// Measured bound on `| |col| - 1 |` and `|col_i . col_j|`, in FX1 steps.
 pub const ORTHONORMAL_TOL: i64 = 3;
-
-/// Pair vectors are clamped to this per component (8 m, raw FX1).
-const RANGE: i32 = 8 << 12;
-
-/// `b - a` clamped to ±8 m per component, raw.
-#[inline(always)]
-fn pair(x: &[Vec3], p: [u8; 2]) -> [i32; 3] {
-    let (a, b) = (x[p[0] as usize].raw(), x[p[1] as usize].raw());
-    // A ragdoll's pairs are within 2 m, so the clamp seldom acts: with
-    // every component in `[-8 m, 8 m)` it leaves them all (a saturated
-    // difference is far beyond).
-    let d = [0, 1, 2].map(|i| b[i].saturating_sub(a[i]));
-    if magnitudes_below(d, RANGE) {
-        d
-    } else {
-        // In line, not a call: returned from a call, the common case's
-        // pair went through memory too.
-        d.map(|c| c.clamp(-RANGE, RANGE))
-    }
-}
-
-/// True when every component of `v` lies in `[-limit, limit)`, for a
-/// power of two `limit`: `c ^ (c >> 31)` is `|c|` for `c >= 0` and `|c| -
-/// 1` below (one instruction each), and their OR is below `limit` just
-/// when each of them is.
-#[inline(always)]
-fn magnitudes_below(v: [i32; 3], limit: i32) -> bool {
-    debug_assert!(limit.count_ones() == 1);
-    (v[0] ^ (v[0] >> 31)) | (v[1] ^ (v[1] >> 31)) | (v[2] ^ (v[2] >> 31)) < limit
-}
-
-/// `u x v` in raw integers (`u` unit, `v` within ±8 m: each component is
-/// below `2^29`, exact in an `i32`).
-#[inline(always)]
-fn cross(u: [i32; 3], v: [i32; 3]) -> [i32; 3] {
-    [
-        u[1] * v[2] - u[2] * v[1],
-        u[2] * v[0] - u[0] * v[2],
-        u[0] * v[1] - u[1] * v[0],
-    ]
-}
-
-/// FX2 to FX1, to nearest with ties away from zero (`Fx2::lower`).
-#[inline(always)]
-fn lower(v: [i32; 3]) -> [i32; 3] {
-    v.map(|c| (c + (1 << 11) + (c >> 31)) >> 12)
-}
-
-/// The unit C = A x goal if the goal is clear of A, else `None` (`goal`
-/// a pair, within `±2^15`; `a_hat` unit, so C is below `2^28`).
-#[inline(always)]
-fn clear_normal(a_hat: [i32; 3], goal: [i32; 3]) -> Option<[i32; 3]> {
-    let c = cross(a_hat, goal);
-    // |c1|^2 2^(2 shift) < |goal|^2, in FX2: degenerate. In 32 bits:
-    // |goal|^2 is below 2^32, so a component of c1 of 2^10 or more
-    // (|c1|^2 2^12 >= 2^32) is clear; below that |c1|^2 < 3 * 2^20, and
-    // for integers `x 2^12 < y` is `x < ceil(y / 2^12)`.
-    let c1 = lower(c);
-    if c1[0] | c1[1] | c1[2] == 0 {
-        return None;
-    }
-    // Components in [-2^10, 2^10): the exact test decides (it would
-    // for any small c1).
-    if magnitudes_below(c1, 1 << 10) && len2(c1) < len2(goal).div_ceil(1 << (2 * DEGENERATE_SHIFT))
-    {
-        return None;
-    }
-    unit_q12(c)
-}
 
 /// The world axis with the smallest `|component|` of `v`.
 #[inline]
@@ -226,11 +153,9 @@ pub fn brad_rotation(def: &BradDef, x: &[Vec3], last: &Mat3) -> Mat3 {
 }
 
 /// [`brad_rotation`] in place (`rot` holds the last rotation and
-/// receives the new one); true when it took the regular path (A not
-/// zero, the goal clear of A), on which a twin's rotation follows from
-/// it.
+/// receives the new one).
 #[inline(always)]
-fn rotation_into(def: &BradDef, x: &[Vec3], rot: &mut Mat3) -> bool {
+fn rotation_into(def: &BradDef, x: &[Vec3], rot: &mut Mat3) {
     let a = pair(x, def.a);
     let goal = pair(x, def.b);
     if let Some(a_hat) = unit_q12_pair(a) {
@@ -239,11 +164,10 @@ fn rotation_into(def: &BradDef, x: &[Vec3], rot: &mut Mat3) -> bool {
             // rounding.
             let b_hat = lower(cross(c, a_hat));
             put_columns(def, a_hat, b_hat, c, rot);
-            return true;
+            return;
         }
     }
     degenerate_into(def, a, goal, rot);
-    false
 }
 
 /// The degenerate cases of [`rotation_into`] (module docs), out of line:
@@ -317,136 +241,153 @@ fn put_columns(def: &BradDef, a_hat: [i32; 3], b_hat: [i32; 3], c_hat: [i32; 3],
     rot.cols[k] = col(negate_if(k_negated, c_hat));
 }
 
-/// The earlier brad whose rotation gives brad `k`'s, if any: the same
-/// goal pair and A along the same particles (either way round). A hand
-/// shares its forearm's line and goal, a foot its shin's.
-fn find_twin(defs: &[BradDef], k: usize) -> u8 {
+/// Whether brad `k`'s rotation follows from brad `k - 1`'s (its twin):
+/// the same goal pair and A along the same particles, either way round
+/// (then whether reversed). A hand shares its forearm's line and goal, a
+/// foot its shin's.
+fn twin_of_previous(defs: &[BradDef], k: usize) -> Option<bool> {
     let d = defs[k];
+    let t = defs[..k].last()?;
     let reversed = [d.a[1], d.a[0]];
-    defs[..k]
-        .iter()
-        .position(|t| t.b == d.b && (t.a == d.a || t.a == reversed))
-        .map_or(NO_TWIN, |j| j as u8)
+    (t.b == d.b && (t.a == d.a || t.a == reversed)).then_some(t.a != d.a)
 }
 
-/// [`Brad::twin`] of a brad that has none.
-pub const NO_TWIN: u8 = u8::MAX;
-
-/// Brad `def`'s rotation from its twin's (`twin`, `twin_rot`), when the
-/// twin took the regular path (and so does `def`: its A is the twin's
-/// negated or not, its goal the same). The same bits as
-/// [`brad_rotation`]: A negated gives C negated and B unchanged, exactly
-/// (the roundings are symmetric), so only the third column is worked out.
-#[inline(always)]
-fn twin_rotation_into(def: &BradDef, twin: &BradDef, twin_rot: &Mat3, rot: &mut Mat3) {
-    // The same line, the same way, on the same axes (a hand and its
-    // forearm): the same rotation.
-    if def.a == twin.a && def.axis_a == twin.axis_a && def.axis_b == twin.axis_b {
-        *rot = *twin_rot;
-        return;
-    }
-    let t = |axis: Axis| signed(axis, twin_rot.cols[axis.index()].raw());
-    let (k, k_negated) = third_column(twin);
-    let twin_c = negate_if(k_negated, twin_rot.cols[k].raw());
-    // A reversed: A and C negated, B as it is.
-    let reversed = def.a != twin.a;
-    let a_hat = negate_if(reversed, t(twin.axis_a));
-    let c_hat = negate_if(reversed, twin_c);
-    put_columns(def, a_hat, t(twin.axis_b), c_hat, rot);
+/// Brad `def`'s plan for [`kernels::brad::build`]: its particles, where
+/// A, B and C = A x B go in the matrix and with which sign, and whether
+/// it is the twin of the brad before (`twin`: `Some(reversed)`).
+fn plan(def: &BradDef, twin: Option<bool>) -> Plan {
+    let (k, k_negated) = third_column(def);
+    let flag = |on: bool, f: u8| if on { f } else { 0 };
+    let flags = flag(def.axis_a.is_negative(), NEGATE_A)
+        | flag(def.axis_b.is_negative(), NEGATE_B)
+        | flag(k_negated, NEGATE_C)
+        | flag(twin.is_some(), TWIN_OF_PREVIOUS)
+        | flag(twin == Some(true), TWIN_REVERSED);
+    Plan::new(
+        def.a,
+        def.b,
+        def.particle,
+        [def.axis_a.index(), def.axis_b.index(), k],
+        flags,
+    )
 }
 
-/// Builds every brad's matrix from the particle positions `x` (m). A brad
-/// with a twin ([`Brad::twin`], which must come earlier) takes its
-/// rotation from it when the twin's was regular.
-#[inline(never)]
-pub fn build_brads(brads: &mut [Brad], x: &[Vec3]) {
-    // Bit k: brad k took the regular path this frame (brads from the
-    // 32nd on are built in full and never serve as a twin).
-    let mut regular = 0u32;
-    for k in 0..brads.len() {
-        // By reference: a copy of each brad (60 bytes) cost 4 % of the
-        // brads (`make pcprofile PCPROFILE=animframe`).
-        let (done, rest) = brads.split_at_mut(k);
-        let b = &mut rest[0];
-        let j = b.twin as usize;
-        let is_regular = match done.get(j) {
-            Some(t) if regular.checked_shr(j as u32).unwrap_or(0) & 1 == 1 => {
-                twin_rotation_into(&b.def, &t.def, &t.matrix.rot, &mut b.matrix.rot);
-                true
-            }
-            _ => rotation_into(&b.def, x, &mut b.matrix.rot),
-        };
-        regular |= (is_regular as u32).checked_shl(k as u32).unwrap_or(0);
-        b.matrix.trans = x[b.def.particle as usize];
-    }
+/// `f` as a matrix.
+#[inline]
+fn matrix_of(f: &Frame) -> Mat4x3 {
+    Mat4x3::new(Mat3::from_cols(f[0], f[1], f[2]), f[3])
 }
 
-/// Writes each brad's matrix into `model` at its joint and returns the
-/// mask of those joints, for [`super::expand::expand`]'s `given`.
-#[inline(never)]
-pub fn inject(brads: &[Brad], model: &mut [Mat4x3]) -> u32 {
-    let mut mask = 0;
-    for b in brads {
-        model[b.def.joint as usize] = b.matrix;
-        mask |= 1 << b.def.joint;
-    }
-    mask
-}
-
-/// A brad table with room for `N` brads, started from the bind pose.
+/// A brad table with room for `N` brads, started from the bind pose:
+/// each brad's definition, its plan for the kernel, and the matrix built
+/// last ("the last matrix" of the degenerate cases).
 #[derive(Clone, Debug)]
 pub struct BradTable<const N: usize = 16> {
-    brads: heapless::Vec<Brad, N>,
+    defs: heapless::Vec<BradDef, N>,
+    plans: Plans<N>,
+    frames: [Frame; N],
 }
 
 impl<const N: usize> BradTable<N> {
     /// The table of `def`, each "last matrix" its joint's bind matrix.
     ///
     /// # Panics
-    /// If `def` has more than `N` brads.
+    /// If `def` has more than `N` brads, or a brad names a particle
+    /// beyond 15.
     pub fn new(def: &BradTableDef) -> Self {
         assert!(def.brads.len() <= N, "brad table: more brads than N");
-        let brads = def
-            .brads
-            .iter()
-            .zip(def.bind)
-            .enumerate()
-            .map(|(k, (d, m))| Brad {
-                def: *d,
-                matrix: *m,
-                twin: find_twin(def.brads, k),
-            })
-            .collect();
-        BradTable { brads }
+        let mut t = BradTable {
+            defs: def.brads.iter().copied().collect(),
+            plans: Plans::EMPTY,
+            frames: [[Vec3::ZERO; 4]; N],
+        };
+        for (k, (d, m)) in def.brads.iter().zip(def.bind).enumerate() {
+            t.plans.push(plan(d, twin_of_previous(def.brads, k)));
+            t.frames[k] = [m.rot.cols[0], m.rot.cols[1], m.rot.cols[2], m.trans];
+        }
+        t
     }
 
-    /// The brads.
+    /// How many brads.
     #[inline]
-    pub fn brads(&self) -> &[Brad] {
-        &self.brads
+    pub fn len(&self) -> usize {
+        self.defs.len()
     }
 
-    /// The brads, mutable (for [`build_brads`]).
+    /// True for a table of no brads.
     #[inline]
-    pub fn brads_mut(&mut self) -> &mut [Brad] {
-        &mut self.brads
+    pub fn is_empty(&self) -> bool {
+        self.defs.is_empty()
     }
 
-    /// [`build_brads`] over the whole table.
+    /// The brads' definitions.
     #[inline]
+    pub fn defs(&self) -> &[BradDef] {
+        &self.defs
+    }
+
+    /// Brad `k`'s most recently built joint matrix.
+    #[inline]
+    pub fn matrix(&self, k: usize) -> Mat4x3 {
+        matrix_of(&self.frames[k])
+    }
+
+    /// Every brad's most recently built joint matrix, in order.
+    pub fn matrices(&self) -> impl Iterator<Item = Mat4x3> + '_ {
+        self.frames[..self.len()].iter().map(matrix_of)
+    }
+
+    /// Replaces brad `k`'s last rotation (what a degenerate pose keeps).
+    pub fn set_rotation(&mut self, k: usize, rot: Mat3) {
+        self.frames[k][..3].copy_from_slice(&rot.cols);
+    }
+
+    /// Whether brad `k` takes its rotation from brad `k - 1` (its twin)
+    /// when that one took the regular path.
+    pub fn is_twin(&self, k: usize) -> bool {
+        twin_of_previous(&self.defs, k).is_some()
+    }
+
+    /// Builds every brad's matrix from the particle positions `x` (m):
+    /// the kernel's regular path, and the engine's own code for each
+    /// brad the kernel leaves (the degenerate cases and a pair beyond 8
+    /// m), from which the kernel goes on.
+    #[inline(never)]
     pub fn build(&mut self, x: &[Vec3]) {
-        build_brads(self.brads_mut(), x);
+        let len = self.len();
+        let mut k = 0;
+        while k < len {
+            k = kernels::brad::build(x, &self.plans, &mut self.frames[..len], k);
+            if k < len {
+                let (def, f) = (&self.defs[k], &mut self.frames[k]);
+                let mut rot = Mat3::from_cols(f[0], f[1], f[2]);
+                rotation_into(def, x, &mut rot);
+                *f = [
+                    rot.cols[0],
+                    rot.cols[1],
+                    rot.cols[2],
+                    x[def.particle as usize],
+                ];
+                k += 1;
+            }
+        }
     }
 
-    /// The joints the brads drive (a bit each): the mask [`inject`]
+    /// The joints the brads drive (a bit each): the mask [`Self::inject`]
     /// returns.
     pub fn joints_mask(&self) -> u32 {
-        self.brads.iter().fold(0, |m, b| m | 1 << b.def.joint)
+        self.defs.iter().fold(0, |m, d| m | 1 << d.joint)
     }
 
-    /// [`inject`] over the whole table.
-    #[inline]
-    pub fn inject(&self, model: &mut [crate::fx::Mat4x3]) -> u32 {
-        inject(self.brads(), model)
+    /// Writes each brad's matrix into `model` at its joint and returns the
+    /// mask of those joints, for [`super::expand::expand`]'s `given`.
+    #[inline(never)]
+    pub fn inject(&self, model: &mut [Mat4x3]) -> u32 {
+        let mut mask = 0;
+        for (d, f) in self.defs.iter().zip(&self.frames) {
+            model[d.joint as usize] = matrix_of(f);
+            mask |= 1 << d.joint;
+        }
+        mask
     }
 }

@@ -8,8 +8,8 @@
 //!    a local pose);
 //! 2. animation blending: [`blend::blend_poses`] with a
 //!    [`blend::CrossFade`] weight;
-//! 3. brads: [`brad::build_brads`] (ragdoll particles to joint matrices)
-//!    and [`brad::inject`];
+//! 3. brads: [`brad::BradTable::build`] (ragdoll particles to joint
+//!    matrices) and [`brad::BradTable::inject`];
 //! 4. expanding: [`expand::expand`] (local to model space; a joint in the
 //!    `given` mask keeps the matrix already there: the brad's);
 //! 5. prepare for skinning: [`expand::skinning_palette`].
@@ -76,12 +76,14 @@ pub mod qlerp;
 /// under its old path.
 pub use crate::fx::rsqrt;
 pub mod sample;
-pub mod unit32;
+/// Moved to the kernels crate (the brads' ARM pass shares it); kept
+/// here under its old path.
+pub use kernels::unit32;
 pub mod velocity;
 pub mod workload;
 
 pub use blend::{blend_poses, CrossFade};
-pub use brad::{build_brads, inject, Axis, Brad, BradDef, BradTable, BradTableDef};
+pub use brad::{Axis, BradDef, BradTable, BradTableDef};
 pub use character::Character;
 pub use def::{Clip, JointPose, Skeleton, Track, MAX_JOINTS, NO_PARENT};
 pub use expand::{expand, expand_palette, local_from_model, skinning_palette};

@@ -41,8 +41,8 @@ pub fn brads_hash(frames: u32) -> u32 {
     for _ in 0..frames {
         scenario::step_in_room(&mut r);
         limp.pose_from_ragdoll(r.positions());
-        for b in limp.brads.brads() {
-            for w in b.matrix.to_gx_4x3() {
+        for m in limp.brads.matrices() {
+            for w in m.to_gx_4x3() {
                 h.write(&w.to_le_bytes());
             }
         }

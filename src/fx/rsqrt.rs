@@ -19,19 +19,7 @@ const INDEX_SHIFT: u32 = 54;
 /// `floor(2^61 / sqrt(m))` at the middle of each index's interval of `m`.
 static TABLE: [u32; 192] = table();
 
-/// `floor(sqrt(x))` for the tables (const, host and DS alike), for `x`
-/// below `2^62`.
-pub(crate) const fn isqrt(x: u64) -> u64 {
-    let mut r = 1u64 << 31;
-    // Newton from above: decreasing to floor(sqrt(x)) for x >= 1.
-    loop {
-        let next = (r + x / r) / 2;
-        if next >= r {
-            return r;
-        }
-        r = next;
-    }
-}
+pub(crate) use kernels::unit32::isqrt;
 
 const fn table() -> [u32; 192] {
     let mut t = [0u32; 192];

@@ -9,11 +9,13 @@
 //! sees a register.
 #![no_std]
 
+pub mod brad;
 pub mod cap;
 pub mod integrate;
 pub mod q20;
 pub mod reach;
 pub mod relax;
+pub mod unit32;
 
 #[cfg(all(target_arch = "arm", target_os = "none"))]
 mod arm;

@@ -52,15 +52,15 @@ fn time_stages(mb: &mut Mailbox, x: &[Vec3; 16]) {
     // 15 unit vectors (one per brad's A pair) on the DS's divider and
     // square-root units, and by the table and Newton step the brads use.
     let units = median_cycles(RUNS, || {
-        for b in c.brads.brads() {
-            let v = x[b.def.a[1] as usize] - x[b.def.a[0] as usize];
+        for d in c.brads.defs() {
+            let v = x[d.a[1] as usize] - x[d.a[0] as usize];
             core::hint::black_box(core::hint::black_box(v).try_normalise());
         }
     });
     record(mb, "anim.unit15_divider_us", us_x10(units), 1);
     let table = median_cycles(RUNS, || {
-        for b in c.brads.brads() {
-            let v = x[b.def.a[1] as usize] - x[b.def.a[0] as usize];
+        for d in c.brads.defs() {
+            let v = x[d.a[1] as usize] - x[d.a[0] as usize];
             core::hint::black_box(unit_fx1(core::hint::black_box(v).raw()));
         }
     });

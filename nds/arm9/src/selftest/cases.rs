@@ -33,6 +33,7 @@ pub const ALL: &[Test] = tests![
     cap_kernel_matches_host,
     reach_kernel_matches_host,
     q20_kernel_matches_host,
+    brad_kernel_matches_host,
     timers_advance_and_carry,
     profiler_overhead_small,
     mailbox_layout,
@@ -659,6 +660,67 @@ fn q20_kernel_matches_host(_: &mut Mailbox) -> Outcome {
 
 /// Rounds of `q20_kernel_matches_host`.
 const Q20_ROUNDS: u32 = 300;
+
+/// The ARM brads (`kernels::brad::build`) against their Rust reference:
+/// random tables (any particles, columns and signs, twins either way
+/// round, some brads built and some left to the engine), positions from
+/// centimetres to beyond the 8 m clamp, with particles put on one another
+/// (a zero A) and on the line of two others (a goal parallel to A), and
+/// random starting brads. Both the brad the pass stopped at and every
+/// frame must agree.
+fn brad_kernel_matches_host(_: &mut Mailbox) -> Outcome {
+    use dsphys::fx::Vec3;
+    use dsphys::kernels::brad::{build, build_portable, Frame, Plan, Plans};
+    let mut rng = Rng(0x00b4_ad5e);
+    let (mut built, mut left) = (0u32, 0u32);
+    for round in 0..BRAD_ROUNDS {
+        let mut plans = Plans::<16>::EMPTY;
+        let count = 1 + rng.next() as usize % 16;
+        for _ in 0..count {
+            let mut p = || (rng.next() % 16) as u8;
+            let (a, goal, at) = ([p(), p()], [p(), p()], p());
+            let ca = rng.next() as usize % 3;
+            let cb = (ca + 1 + rng.next() as usize % 2) % 3;
+            let flags = (rng.next() % 32) as u8;
+            plans.push(Plan::new(a, goal, at, [ca, cb, 3 - ca - cb], flags));
+        }
+        let shift = [13, 17, 18, 22][round as usize % 4];
+        let mut x: [Vec3; 16] = core::array::from_fn(|_| {
+            let mut c = || (rng.next() as i32) >> shift;
+            Vec3::from_raw(c(), c(), c())
+        });
+        let mut pick = || (rng.next() % 16) as usize;
+        match round % 3 {
+            0 => x[pick()] = x[pick()],
+            1 => {
+                let (i, j, k) = (pick(), pick(), pick());
+                x[i] = x[j] + (x[j] - x[k]);
+            }
+            _ => {}
+        }
+        let start: [Frame; 16] = core::array::from_fn(|_| {
+            core::array::from_fn(|_| Vec3::from_raw(rng.next() as i32, 0, 0))
+        });
+        let from = rng.next() as usize % count;
+        let (mut arm, mut soft) = (start, start);
+        let stop = build(&x, &plans, &mut arm, from);
+        let soft_stop = build_portable(&x, plans.as_slice(), &mut soft, from);
+        check!(
+            stop == soft_stop && arm == soft,
+            "round {}: stop {} / {}",
+            round,
+            stop,
+            soft_stop
+        );
+        built += (stop - from) as u32;
+        left += (stop < count) as u32;
+    }
+    check!(built > 1000 && left > 100, "{} built, {} left", built, left);
+    ok(text!(48; "{} rounds: {} built, {} left", BRAD_ROUNDS, built, left))
+}
+
+/// Rounds of `brad_kernel_matches_host`.
+const BRAD_ROUNDS: u32 = 400;
 
 /// Rounds of `relax_kernel_matches_host`.
 const RELAX_ROUNDS: u32 = 200;

@@ -2,7 +2,7 @@
 //! that its largest component has 15 bits, a reciprocal square root from
 //! a 960-entry table and one Newton step, and one product per component.
 //!
-//! Why: [`super::rsqrt::unit_fx1`] works on the exact `i64` square of the
+//! Why: `dsphys::fx::rsqrt::unit_fx1` works on the exact `i64` square of the
 //! length, about 80 instructions and nine long multiplies a vector. The
 //! brads need two unit vectors each, and DeSmuME charges a long multiply
 //! by the size of its operand (up to 6 cycles). Here a vector costs about
@@ -26,7 +26,19 @@
 //! result (every rounding is half away from zero), which the brads'
 //! twins rely on.
 
-use crate::fx::rsqrt::isqrt;
+/// `floor(sqrt(x))` for tables (const, host and DS alike), for `x`
+/// below `2^62`: Newton from above, decreasing to the floor. The
+/// engine's `fx::rsqrt` table uses it too.
+pub const fn isqrt(x: u64) -> u64 {
+    let mut r = 1u64 << 31;
+    loop {
+        let next = (r + x / r) / 2;
+        if next >= r {
+            return r;
+        }
+        r = next;
+    }
+}
 
 /// The table covers `L >> TABLE_SHIFT` in `[64, 1024)`: `L` in `[2^28,
 /// 2^32)`.
@@ -36,7 +48,7 @@ const TABLE_LEN: usize = 960;
 
 /// `2^30 / sqrt(L)` at the middle of each index's interval of `L`,
 /// below `2^16`.
-static TABLE: [u16; TABLE_LEN] = table();
+pub(crate) static TABLE: [u16; TABLE_LEN] = table();
 
 const fn table() -> [u16; TABLE_LEN] {
     let mut t = [0u16; TABLE_LEN];
@@ -98,7 +110,7 @@ pub fn unit_q12(v: [i32; 3]) -> Option<[i32; 3]> {
 /// `|v|^2` for components within `±2^15`: each square is at most `2^30`,
 /// their sum at most `3 * 2^30`, a `u32`.
 #[inline(always)]
-pub(super) fn len2(v: [i32; 3]) -> u32 {
+pub fn len2(v: [i32; 3]) -> u32 {
     v.iter().map(|&c| (c * c) as u32).sum()
 }
 
