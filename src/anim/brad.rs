@@ -385,7 +385,11 @@ impl<const N: usize> BradTable<N> {
     pub fn inject(&self, model: &mut [Mat4x3]) -> u32 {
         let mut mask = 0;
         for (d, f) in self.defs.iter().zip(&self.frames) {
-            model[d.joint as usize] = matrix_of(f);
+            // Field by field: a whole `Mat4x3` built from the frame went
+            // through a stack copy (758 instructions for 15 brads).
+            let m = &mut model[d.joint as usize];
+            let [x, y, z, t] = f;
+            (m.rot.cols[0], m.rot.cols[1], m.rot.cols[2], m.trans) = (*x, *y, *z, *t);
             mask |= 1 << d.joint;
         }
         mask
