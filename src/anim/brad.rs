@@ -46,8 +46,8 @@
 use crate::fx::{Fx1, Mat3, Mat4x3, Vec3};
 
 use kernels::brad::{
-    clear_normal, cross, lower, pair, unit_q12, unit_q12_pair, Frame, Plan, Plans, NEGATE_A,
-    NEGATE_B, NEGATE_C, TWIN_OF_PREVIOUS, TWIN_REVERSED,
+    clear_normal, cross, lower, pair, unit_axes, unit_q12, unit_q12_pair, Frame, Plan, Plans,
+    NEGATE_A, NEGATE_B, NEGATE_C, TWIN_OF_PREVIOUS, TWIN_REVERSED,
 };
 
 /// Which local axis a brad axis is, with its sign.
@@ -158,16 +158,10 @@ pub fn brad_rotation(def: &BradDef, x: &[Vec3], last: &Mat3) -> Mat3 {
 fn rotation_into(def: &BradDef, x: &[Vec3], rot: &mut Mat3) {
     let a = pair(x, def.a);
     let goal = pair(x, def.b);
-    if let Some(a_hat) = unit_q12_pair(a) {
-        if let Some(c) = clear_normal(a_hat, goal) {
-            // Both unit and orthogonal: their cross product is unit to
-            // rounding.
-            let b_hat = lower(cross(c, a_hat));
-            put_columns(def, a_hat, b_hat, c, rot);
-            return;
-        }
+    match unit_axes(a, goal) {
+        Some([a_hat, b_hat, c_hat]) => put_columns(def, a_hat, b_hat, c_hat, rot),
+        None => degenerate_into(def, a, goal, rot),
     }
-    degenerate_into(def, a, goal, rot);
 }
 
 /// The degenerate cases of [`rotation_into`] (module docs), out of line:

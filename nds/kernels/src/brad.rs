@@ -234,8 +234,20 @@ pub fn clear_normal(a_hat: [i32; 3], goal: [i32; 3]) -> Option<[i32; 3]> {
     unit_q12(c)
 }
 
-/// The unit A, B and C of a brad on its regular path (A not zero, the
-/// goal clear of A, both pairs within [`RANGE`]), else `None`.
+/// The unit A, B and C of a brad from its pairs `a` and `goal` (each
+/// within [`RANGE`]), or `None` for the degenerate cases (A zero, the
+/// goal parallel to A), which the engine handles.
+#[inline(always)]
+pub fn unit_axes(a: [i32; 3], goal: [i32; 3]) -> Option<[[i32; 3]; 3]> {
+    let a_hat = unit_q12_pair(a)?;
+    let c_hat = clear_normal(a_hat, goal)?;
+    // Both unit and orthogonal: their cross product is unit to rounding.
+    let b_hat = lower(cross(c_hat, a_hat));
+    Some([a_hat, b_hat, c_hat])
+}
+
+/// [`unit_axes`] of a brad on its regular path (both pairs within
+/// [`RANGE`], neither degenerate), else `None`.
 #[inline(always)]
 fn regular(x: &[Vec3], plan: &Plan) -> Option<[[i32; 3]; 3]> {
     let a = unclamped_pair(x, Plan::indices(plan.a));
@@ -243,11 +255,7 @@ fn regular(x: &[Vec3], plan: &Plan) -> Option<[[i32; 3]; 3]> {
     if !(magnitudes_below(a, RANGE) && magnitudes_below(goal, RANGE)) {
         return None;
     }
-    let a_hat = unit_q12_pair(a)?;
-    let c_hat = clear_normal(a_hat, goal)?;
-    // Both unit and orthogonal: their cross product is unit to rounding.
-    let b_hat = lower(cross(c_hat, a_hat));
-    Some([a_hat, b_hat, c_hat])
+    unit_axes(a, goal)
 }
 
 /// `v` negated when `flag` is set in `flags`.
