@@ -192,4 +192,11 @@ fn worlds(root: &std::path::Path, out_dir: &std::path::Path, out: &mut String) {
         CROWD_DROP_FRAMES,
     );
     hash_const(out, "CROWD_DROP", CROWD_DROP_FRAMES, hash);
+    // The tumbled arena drop with the side constraints (not shipped).
+    let hash = dsphys::scenario::world_drop_hash(
+        &arena.world(),
+        dsphys::scenario::braced_arena_drop,
+        RAGDOLL_DROP_FRAMES,
+    );
+    hash_const(out, "BRACED_DROP", RAGDOLL_DROP_FRAMES, hash);
 }

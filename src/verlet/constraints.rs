@@ -56,7 +56,8 @@ use crate::fx;
 use crate::fx::{Fx1, Fx2, Vec3};
 use kernels::relax::{self as kernel, Projection};
 
-use super::def::ConstraintDef;
+use super::def::{ConstraintDef, SideDef};
+use super::sides::{keep_side, Side, MAX_SIDES};
 
 /// The default approximation window on `e = |d|^2 / t^2 - 1`.
 pub const DEFAULT_APPROX_WINDOW: Fx1 = fx!(0.25);
@@ -287,6 +288,9 @@ pub struct Constraints<const C: usize> {
     /// each).
     solver: [kernel::Link; C],
     links: [Link; C],
+    /// Side constraints, run after each chunk of passes (`sides.rs`).
+    sides: [Side; MAX_SIDES],
+    sides_len: usize,
     window: Fx1,
     /// Count work into `stats` (off by default).
     pub count_stats: bool,
@@ -324,6 +328,8 @@ impl<const C: usize> Constraints<C> {
             len: 0,
             solver: [EMPTY_SOLVER_LINK; C],
             links: [EMPTY_LINK; C],
+            sides: [Side::EMPTY; MAX_SIDES],
+            sides_len: 0,
             window: DEFAULT_APPROX_WINDOW,
             count_stats: false,
             stats: RelaxStats {
@@ -351,6 +357,22 @@ impl<const C: usize> Constraints<C> {
         self.solver[self.len] = compile(&l, inv_masses[a], inv_masses[b], self.window);
         self.len += 1;
         Some(self.len - 1)
+    }
+
+    /// Adds a side constraint of a definition whose pose is `pose`
+    /// (see [`Side::new`]); `None` when full or bad.
+    pub fn push_side(&mut self, def: &SideDef, inv_masses: &[Fx1], pose: &[Vec3]) -> Option<usize> {
+        let side = Side::new(def, inv_masses, pose)?;
+        let slot = self.sides.get_mut(self.sides_len)?;
+        *slot = side;
+        self.sides_len += 1;
+        Some(self.sides_len - 1)
+    }
+
+    /// The side constraints.
+    #[inline]
+    pub fn sides(&self) -> &[Side] {
+        &self.sides[..self.sides_len]
     }
 
     /// The compiled constraints.
@@ -389,6 +411,9 @@ impl<const C: usize> Constraints<C> {
     pub fn refresh(&mut self, inv_masses: &[Fx1]) {
         for (k, l) in self.solver.iter_mut().zip(&self.links[..self.len]) {
             set_masses(k, l, inv_masses[l.a as usize], inv_masses[l.b as usize]);
+        }
+        for s in &mut self.sides[..self.sides_len] {
+            s.set_masses(inv_masses);
         }
     }
 
@@ -456,6 +481,7 @@ impl<const C: usize> Constraints<C> {
         iterations: u32,
     ) -> [i64; 3] {
         let (solver, links) = (&self.solver[..self.len], &self.links[..self.len]);
+        let sides = &self.sides[..self.sides_len];
         let (mut approx, mut exact) = (0u32, 0u32);
         let mut moved = [0i64; 3];
         // At most this many passes between conversions: each pass moves a
@@ -493,6 +519,11 @@ impl<const C: usize> Constraints<C> {
                     project_slow(k, l, q);
                     i += 1;
                 }
+            }
+            // Once a chunk, after the sticks have drawn the shape, and
+            // inside the momentum sums, which take its rounding back.
+            for s in sides {
+                keep_side(s, q);
             }
             let after = moment(q, masses);
             for c in 0..3 {

@@ -101,6 +101,31 @@ impl ConstraintDef {
     }
 }
 
+/// A side constraint of a definition, by particle index: `apex` stays
+/// at least `min` in front of the triangle `a`, `b`, `c` (its front is
+/// where `(b - a) x (c - a)` points). Distances alone cannot tell a flat
+/// torso from its mirror image; this can (see [`super::sides`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SideDef {
+    /// The particle kept in front.
+    pub apex: u8,
+    /// The triangle's first corner.
+    pub a: u8,
+    /// Its second corner.
+    pub b: u8,
+    /// Its third corner.
+    pub c: u8,
+    /// The least height of the apex over the triangle's plane, metres.
+    pub min: Fx1,
+}
+
+impl SideDef {
+    /// All fields, in order.
+    pub const fn new(apex: u8, a: u8, b: u8, c: u8, min: Fx1) -> Self {
+        SideDef { apex, a, b, c, min }
+    }
+}
+
 /// A ragdoll definition: particles in a pose and the constraints between
 /// them. Built at compile time by `assetc` (see `assets/ragdolls/FORMAT.md`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,6 +136,8 @@ pub struct RagdollDef<'a> {
     pub particles: &'a [ParticleDef<'a>],
     /// The constraints.
     pub constraints: &'a [ConstraintDef],
+    /// The side constraints (at most [`super::sides::MAX_SIDES`]).
+    pub sides: &'a [SideDef],
 }
 
 impl<'a> RagdollDef<'a> {

@@ -10,6 +10,8 @@
 //! - [`constraints`]: sticks, min/max ranges and min-sticks (angle limits),
 //!   mass weighted, with Jakobsen's square-root-free approximation near
 //!   the target length and an exact path elsewhere.
+//! - [`sides`]: side constraints, which keep a particle in front of a
+//!   triangle of three others (a flat torso from folding through itself).
 //! - [`def`]: static ragdoll definitions (emitted by `assetc` from
 //!   `assets/ragdolls/*.ragdoll`); [`humanoid`] is the default one.
 //! - [`ragdoll`]: an instance with fixed capacity, stepped once per frame,
@@ -62,6 +64,7 @@ pub mod particles;
 pub mod plane;
 pub mod ragdoll;
 pub mod settings;
+pub mod sides;
 pub mod timing;
 pub mod world;
 
@@ -73,11 +76,12 @@ pub use crowd::{
     separate_ragdolls, separate_ragdolls_touching, step_crowd_in_room, step_crowd_in_world,
     step_crowd_with, MAX_CROWD,
 };
-pub use def::{ConstraintDef, ConstraintKind, ParticleDef, RagdollDef};
+pub use def::{ConstraintDef, ConstraintKind, ParticleDef, RagdollDef, SideDef};
 pub use particles::Particles;
 pub use plane::BoxRoom;
 pub use ragdoll::{Fnv1a, Ragdoll, SETTLE_FRAMES, SLEEP_FRAMES, SLEEP_SPEED, WAKE_SPEED};
 pub use settings::{Gravity, Settings, StepParams};
+pub use sides::{Side, MAX_SIDES};
 pub use timing::{PhaseTimer, StepPhase, Untimed};
 pub use world::WorldContacts;
 

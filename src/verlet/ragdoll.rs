@@ -143,6 +143,15 @@ impl<const N: usize, const C: usize> Ragdoll<N, C> {
                 .push(c, self.particles.inv_masses())
                 .expect("ragdoll: more constraints than the capacity C, or a bad particle index");
         }
+        for side in def.sides {
+            self.constraints
+                .push_side(
+                    side,
+                    self.particles.inv_masses(),
+                    self.particles.positions(),
+                )
+                .expect("ragdoll: more than MAX_SIDES side constraints, or a bad one");
+        }
         self.any_pinned = self.particles.inv_masses().contains(&Fx1::ZERO);
         self.total_mass = total_mass;
     }

@@ -19,7 +19,8 @@ use std::path::Path;
 
 use dsphys::fx::{Fx1, Vec3};
 use dsphys::verlet;
-use dsphys::verlet::{ConstraintDef, ConstraintKind, MAX_LINK_LENGTH};
+use dsphys::verlet::sides::MAX_SIDE_MIN;
+use dsphys::verlet::{ConstraintDef, ConstraintKind, SideDef, MAX_LINK_LENGTH, MAX_SIDES};
 
 /// A bad asset: the file, the 1-based line (0: the file as a whole), the
 /// field and what is wrong.
@@ -73,6 +74,15 @@ pub struct ConstraintSrc {
     pub def: ConstraintDef,
 }
 
+/// One parsed side constraint.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SideSrc {
+    /// The line it was declared on.
+    pub line: usize,
+    /// The engine's side constraint (indices into the particles).
+    pub def: SideDef,
+}
+
 /// A parsed, validated ragdoll definition (host side, owned).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RagdollDef {
@@ -80,6 +90,8 @@ pub struct RagdollDef {
     pub particles: Vec<ParticleSrc>,
     /// Constraints in file order.
     pub constraints: Vec<ConstraintSrc>,
+    /// Side constraints in file order.
+    pub sides: Vec<SideSrc>,
 }
 
 impl RagdollDef {
@@ -96,6 +108,11 @@ impl RagdollDef {
         self.constraints.iter().map(|c| c.def).collect()
     }
 
+    /// The engine's side constraint table.
+    pub fn engine_sides(&self) -> Vec<SideDef> {
+        self.sides.iter().map(|c| c.def).collect()
+    }
+
     /// Calls `f` with the engine's view of this definition (the host-side
     /// loader for tests: `Ragdoll::new(def, origin)` inside `f`).
     pub fn with_engine_def<R>(
@@ -105,10 +122,12 @@ impl RagdollDef {
     ) -> R {
         let particles = self.engine_particles();
         let constraints = self.engine_constraints();
+        let sides = self.engine_sides();
         f(&verlet::RagdollDef {
             name,
             particles: &particles,
             constraints: &constraints,
+            sides: &sides,
         })
     }
 
@@ -186,12 +205,20 @@ struct PendingConstraint {
     max: f64,
 }
 
+/// A side line before names are resolved.
+struct PendingSide {
+    line: usize,
+    names: [String; 4],
+    min: f64,
+}
+
 /// Parses and validates a ragdoll definition. `file` is only used in
 /// error messages.
 pub fn parse_ragdoll(file: &str, text: &str) -> Result<RagdollDef, AssetError> {
     let mut particles: Vec<ParticleSrc> = Vec::new();
     let mut by_name: HashMap<String, usize> = HashMap::new();
     let mut pending: Vec<PendingConstraint> = Vec::new();
+    let mut pending_sides: Vec<PendingSide> = Vec::new();
 
     for (i, raw_line) in text.lines().enumerate() {
         let ctx = Ctx { file, line: i + 1 };
@@ -315,11 +342,27 @@ pub fn parse_ragdoll(file: &str, text: &str) -> Result<RagdollDef, AssetError> {
                     max,
                 });
             }
+            "side" => {
+                expect(&["APEX", "A", "B", "C", "MIN"])?;
+                if pending_sides.len() >= MAX_SIDES {
+                    return Err(ctx.err(
+                        "side",
+                        format!("too many side constraints (at most {MAX_SIDES})"),
+                    ));
+                }
+                let field = format!("side {} field 'min'", args[0]);
+                let min = ctx.number(&field, args[4], 0.0, MAX_SIDE_MIN.to_f64())?;
+                pending_sides.push(PendingSide {
+                    line: ctx.line,
+                    names: [0, 1, 2, 3].map(|k| args[k].to_string()),
+                    min,
+                });
+            }
             other => {
                 return Err(ctx.err(
                     "statement",
                     format!(
-                        "unknown statement '{other}' (expected particle, stick, range or minstick)"
+                        "unknown statement '{other}' (expected particle, stick, range, minstick or side)"
                     ),
                 ));
             }
@@ -426,9 +469,112 @@ pub fn parse_ragdoll(file: &str, text: &str) -> Result<RagdollDef, AssetError> {
         }
     }
 
+    let sides = pending_sides
+        .iter()
+        .map(|c| resolve_side(file, c, &particles, &by_name))
+        .collect::<Result<_, _>>()?;
     Ok(RagdollDef {
         particles,
         constraints,
+        sides,
+    })
+}
+
+/// A side line's particles by name, checked against the pose: four
+/// different particles, a triangle of at least 1 cm^2, and the apex at
+/// least `min` in front of it (else the ragdoll would start pushed).
+fn resolve_side(
+    file: &str,
+    c: &PendingSide,
+    particles: &[ParticleSrc],
+    by_name: &HashMap<String, usize>,
+) -> Result<SideSrc, AssetError> {
+    let ctx = Ctx { file, line: c.line };
+    let fields = ["apex", "a", "b", "c"];
+    let mut idx = [0usize; 4];
+    for (k, name) in c.names.iter().enumerate() {
+        let field = format!("side {} field '{}'", c.names[0], fields[k]);
+        idx[k] = *by_name
+            .get(name)
+            .ok_or_else(|| ctx.err(&field, format!("unknown particle '{name}'")))?;
+        if let Some(j) = idx[..k].iter().position(|&i| i == idx[k]) {
+            return Err(ctx.err(
+                field,
+                format!("'{name}' is already the side's {}", fields[j]),
+            ));
+        }
+    }
+    let at = |k: usize| particles[idx[k]].position.to_array().map(fx_to_f64);
+    let sub = |u: [f64; 3], v: [f64; 3]| [u[0] - v[0], u[1] - v[1], u[2] - v[2]];
+    let (p, a, b, cc) = (at(0), at(1), at(2), at(3));
+    let (e1, e2, r) = (sub(b, a), sub(cc, a), sub(p, a));
+    let field = |f: &str| format!("side {} field '{f}'", c.names[0]);
+    // The engine's test takes differences from `a` below 4 m per axis.
+    for (k, d) in [(0, r), (2, e1), (3, e2)] {
+        if d.iter().any(|x| x.abs() >= 3.99) {
+            return Err(ctx.err(
+                field(fields[k]),
+                format!(
+                    "'{}' lies 4 m or more from '{}' on an axis in the pose (the side's reach)",
+                    c.names[k], c.names[1]
+                ),
+            ));
+        }
+    }
+    let n = [
+        e1[1] * e2[2] - e1[2] * e2[1],
+        e1[2] * e2[0] - e1[0] * e2[2],
+        e1[0] * e2[1] - e1[1] * e2[0],
+    ];
+    let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+    if len < 2e-4 {
+        return Err(ctx.err(
+            field("c"),
+            format!(
+                "the triangle {} {} {} is under 1 cm^2 in the pose: no plane to keep a side of",
+                c.names[1], c.names[2], c.names[3]
+            ),
+        ));
+    }
+    let h = (n[0] * r[0] + n[1] * r[1] + n[2] * r[2]) / len;
+    if h < c.min {
+        return Err(ctx.err(
+            field("min"),
+            format!(
+                "'{}' lies {h:.3} m in front of the triangle {} {} {} in the pose, below min {} \
+                 (front: where (b - a) x (c - a) points)",
+                c.names[0], c.names[1], c.names[2], c.names[3], c.min
+            ),
+        ));
+    }
+    // The apex's foot on the triangle, in barycentric coordinates: the
+    // engine shares each push by them, and refuses a foot far outside.
+    let cross = |u: [f64; 3], v: [f64; 3]| {
+        [
+            u[1] * v[2] - u[2] * v[1],
+            u[2] * v[0] - u[0] * v[2],
+            u[0] * v[1] - u[1] * v[0],
+        ]
+    };
+    let dot = |u: [f64; 3], v: [f64; 3]| u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
+    let la = dot(n, cross(sub(b, p), sub(cc, p))) / (len * len);
+    let lb = dot(n, cross(sub(cc, p), sub(a, p))) / (len * len);
+    let foot = [la, lb, 1.0 - la - lb];
+    if foot.iter().any(|l| !(-1.95..=2.95).contains(l)) {
+        return Err(ctx.err(
+            field("apex"),
+            format!(
+                "'{}' stands too far outside the triangle {} {} {} in the pose \
+                 (its foot's barycentric coordinates {:.2} {:.2} {:.2}; each must lie within \
+                 [-2, 3])",
+                c.names[0], c.names[1], c.names[2], c.names[3], foot[0], foot[1], foot[2]
+            ),
+        ));
+    }
+    let [apex, a, b, cc] = idx.map(|i| i as u8);
+    Ok(SideSrc {
+        line: c.line,
+        def: SideDef::new(apex, a, b, cc, to_fx(c.min)),
     })
 }
 
@@ -455,15 +601,22 @@ pub fn emit_ragdoll_rs_in(name: &str, def: &RagdollDef, krate: &str) -> String {
     );
     let _ = writeln!(
         s,
-        "// {} particles, {} constraints. Units: metres, kilograms (FX32 raw, 1/4096).",
+        "// {} particles, {} constraints, {} sides. Units: metres, kilograms (FX32 raw, 1/4096).",
         def.particles.len(),
-        def.constraints.len()
+        def.constraints.len(),
+        def.sides.len()
     );
     let _ = writeln!(s);
     let _ = writeln!(s, "use {krate}::fx::{{Fx1, Vec3}};");
+    // `SideDef` only where the file has a side (no unused import).
+    let side_def = if def.sides.is_empty() {
+        ""
+    } else {
+        ", SideDef"
+    };
     let _ = writeln!(
         s,
-        "use {krate}::verlet::{{ConstraintDef, ParticleDef, RagdollDef}};"
+        "use {krate}::verlet::{{ConstraintDef, ParticleDef, RagdollDef{side_def}}};"
     );
     let _ = writeln!(s);
     let _ = writeln!(s, "/// The `{name}` ragdoll definition.");
@@ -520,6 +673,30 @@ pub fn emit_ragdoll_rs_in(name: &str, def: &RagdollDef, krate: &str) -> String {
                 names.1
             ),
         };
+    }
+    let _ = writeln!(s, "    ],");
+    if def.sides.is_empty() {
+        let _ = writeln!(s, "    sides: &[],");
+        let _ = writeln!(s, "}};");
+        return s;
+    }
+    let _ = writeln!(s, "    sides: &[");
+    for c in &def.sides {
+        let d = &c.def;
+        let name = |i: u8| &def.particles[i as usize].name;
+        let _ = writeln!(
+            s,
+            "        SideDef::new({}, {}, {}, {}, Fx1::from_raw({})), // {} over {} {} {}",
+            d.apex,
+            d.a,
+            d.b,
+            d.c,
+            d.min.raw(),
+            name(d.apex),
+            name(d.a),
+            name(d.b),
+            name(d.c)
+        );
     }
     let _ = writeln!(s, "    ],");
     let _ = writeln!(s, "}};");

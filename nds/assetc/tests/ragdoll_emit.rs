@@ -55,6 +55,7 @@ fn checked_in_humanoid_matches_the_asset() {
     let h = &dsphys::verlet::humanoid::HUMANOID;
     assert_eq!(h.particles, def.engine_particles().as_slice());
     assert_eq!(h.constraints, def.engine_constraints().as_slice());
+    assert_eq!(h.sides, def.engine_sides().as_slice());
 }
 
 #[test]

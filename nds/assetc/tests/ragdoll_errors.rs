@@ -253,3 +253,92 @@ fn syntax_errors() {
     );
     check("# nothing\n\n", 0, "particle", "no particles");
 }
+
+/// A torso for the side constraint's cases: a chest 5 cm in front of
+/// the plane of the shoulders and pelvis.
+const TORSO: &str = "\
+particle chest       0.00 1.42  0.05 16.0 0.12
+particle pelvis      0.00 0.98 -0.03 14.0 0.12
+particle shoulder_l  0.19 1.40  0.00 2.0  0.06
+particle shoulder_r -0.19 1.40  0.00 2.0  0.06
+stick chest shoulder_l
+stick chest shoulder_r
+stick chest pelvis
+stick shoulder_l shoulder_r
+stick shoulder_l pelvis
+stick shoulder_r pelvis
+side chest shoulder_l shoulder_r pelvis 0.02
+";
+
+#[test]
+fn side_constraints() {
+    let d = parse_ragdoll(FILE, TORSO).unwrap();
+    assert_eq!(d.sides.len(), 1);
+    let s = d.sides[0].def;
+    assert_eq!((s.apex, s.a, s.b, s.c), (0, 2, 3, 1));
+    let side = "side chest shoulder_l shoulder_r pelvis 0.02";
+    let case = |new: &str| TORSO.replace(side, new);
+    check(
+        &case("side chest shoulder_l shoulder_r hip 0.02"),
+        11,
+        "side chest field 'c'",
+        "unknown particle 'hip'",
+    );
+    check(
+        &case("side chest shoulder_l chest pelvis 0.02"),
+        11,
+        "side chest field 'b'",
+        "already the side's apex",
+    );
+    check(
+        &case("side chest shoulder_l shoulder_r pelvis"),
+        11,
+        "side field 'min'",
+        "missing",
+    );
+    check(
+        &case("side chest shoulder_l shoulder_r pelvis -0.01"),
+        11,
+        "side chest field 'min'",
+        "out of range",
+    );
+    check(
+        &case("side chest shoulder_l shoulder_r pelvis 1.5"),
+        11,
+        "side chest field 'min'",
+        "out of range",
+    );
+    // The pose's chest stands 4.8 cm in front: not 6 cm, and not behind
+    // (the triangle's corners the other way round).
+    check(
+        &case("side chest shoulder_l shoulder_r pelvis 0.06"),
+        11,
+        "side chest field 'min'",
+        "lies 0.048 m in front",
+    );
+    check(
+        &case("side chest shoulder_r shoulder_l pelvis 0"),
+        11,
+        "side chest field 'min'",
+        "lies -0.048 m in front",
+    );
+    // No plane: the pelvis on the shoulders' line.
+    let flat = TORSO.replace(
+        "particle pelvis      0.00 0.98 -0.03",
+        "particle pelvis      0.00 1.40  0.00",
+    );
+    check(&flat, 11, "side chest field 'c'", "under 1 cm^2");
+    // Beyond the engine's reach, or the foot far outside.
+    let far = TORSO.replace(
+        "particle pelvis      0.00 0.98 -0.03",
+        "particle pelvis      0.00 -3.00 -0.03",
+    );
+    check(&far, 11, "side chest field 'c'", "4 m or more");
+    let aside = TORSO.replace(
+        "particle chest       0.00 1.42  0.05",
+        "particle chest       1.50 1.42  0.05",
+    );
+    check(&aside, 11, "side chest field 'apex'", "too far outside");
+    let five = format!("{TORSO}{side}\n{side}\n{side}\n{side}\n");
+    check(&five, 15, "side", "too many side constraints");
+}

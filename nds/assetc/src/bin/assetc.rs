@@ -195,10 +195,12 @@ fn check_ragdoll(path: &Path) -> Result<Vec<String>, String> {
         .map(|p| ParticleDef::new(&p.name, p.position, p.mass, p.inv_mass, p.radius))
         .collect();
     let constraints: Vec<_> = src.constraints.iter().map(|c| c.def).collect();
+    let sides = src.engine_sides();
     let def = RagdollDef {
         name: "checked",
         particles: &particles,
         constraints: &constraints,
+        sides: &sides,
     };
     let count = |k: ConstraintKind| constraints.iter().filter(|c| c.kind == k).count();
     let mass: f64 = particles.iter().map(|p| m(p.mass)).sum();
