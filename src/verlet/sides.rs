@@ -31,7 +31,7 @@
 //! humanoid ships without them; a game that wants its torsos never folded
 //! adds the two lines (docs/performance.md, "A torso that keeps its
 //! side").
-
+//!
 //! # The projection
 //! Position-based, one-sided: with `n` the triangle's unit normal (its
 //! front is where `(b - a) x (c - a)` points) and `h` the apex's height
@@ -70,6 +70,7 @@
 
 use crate::divsqrt::div_auto;
 use crate::fx::{Fx1, Vec3};
+use kernels::brad::cross;
 use kernels::unit32::unit_q12;
 
 use super::def::SideDef;
@@ -175,7 +176,7 @@ impl Side {
     }
 
     /// Works out the gains again for new inverse masses (after one
-    /// changed). `W` is Q36 (w Q12 times l^2 Q24), below 2^46.
+    /// changed). `W` is Q36 (w Q12 times l^2 Q24), below 2^48.3.
     pub fn set_masses(&mut self, inv_masses: &[Fx1]) {
         let w = self.particles.map(|i| inv_masses[i as usize].raw() as i64);
         let l = self.foot.map(i64::from);
@@ -239,7 +240,7 @@ fn push_out<const N: usize>(s: &Side, q: &mut [[i32; 4]; N], n: [i32; 3]) -> boo
     }
     let lim = (super::POSITION_LIMIT.raw() as i64) << 8;
     for (&i, &g) in s.particles.iter().zip(&s.gain) {
-        // Q20, the gain below 2^25: below 2^48, then along the normal.
+        // Q20, the gain below 2^28: below 2^51, then along the normal.
         let m = (depth * g as i64) >> 16;
         for (k, &u) in unit.iter().enumerate() {
             let v = q[i as usize][k] as i64 + ((m * u as i64 + (1 << 11)) >> 12);
@@ -247,15 +248,6 @@ fn push_out<const N: usize>(s: &Side, q: &mut [[i32; 4]; N], n: [i32; 3]) -> boo
         }
     }
     true
-}
-
-#[inline(always)]
-fn cross(u: [i32; 3], v: [i32; 3]) -> [i32; 3] {
-    [
-        u[1] * v[2] - u[2] * v[1],
-        u[2] * v[0] - u[0] * v[2],
-        u[0] * v[1] - u[1] * v[0],
-    ]
 }
 
 fn cross64(u: [i32; 3], v: [i32; 3]) -> [i64; 3] {
@@ -370,9 +362,10 @@ mod tests {
             // (the normal held fixed) does not see: near, not exact.
             assert!((after - 0.045).abs() < 0.002, "h {h}: {after}");
             let moved = moment(&q, &masses);
-            // What moved, sum m |dq|: the weights are taken to 12 bits
-            // (`w l >> 12`), so the momentum is kept to 0.1 % of it (the
-            // passes give that back with their own rounding).
+            // What moved, sum m |dq|: the gains are rounded to 16 bits
+            // and each move to a micrometre, so the momentum is kept to
+            // 0.1 % of it (the passes give that back with their own
+            // rounding).
             let start = torso(h);
             let pushed: f64 = (0..4)
                 .map(|i| {

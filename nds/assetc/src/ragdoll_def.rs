@@ -17,6 +17,7 @@ use std::fmt;
 use std::fmt::Write;
 use std::path::Path;
 
+use crate::gltf_math::{cross, dot, sub};
 use dsphys::fx::{Fx1, Vec3};
 use dsphys::verlet;
 use dsphys::verlet::sides::MAX_SIDE_MIN;
@@ -505,7 +506,6 @@ fn resolve_side(
         }
     }
     let at = |k: usize| particles[idx[k]].position.to_array().map(fx_to_f64);
-    let sub = |u: [f64; 3], v: [f64; 3]| [u[0] - v[0], u[1] - v[1], u[2] - v[2]];
     let (p, a, b, cc) = (at(0), at(1), at(2), at(3));
     let (e1, e2, r) = (sub(b, a), sub(cc, a), sub(p, a));
     let field = |f: &str| format!("side {} field '{f}'", c.names[0]);
@@ -521,12 +521,8 @@ fn resolve_side(
             ));
         }
     }
-    let n = [
-        e1[1] * e2[2] - e1[2] * e2[1],
-        e1[2] * e2[0] - e1[0] * e2[2],
-        e1[0] * e2[1] - e1[1] * e2[0],
-    ];
-    let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+    let n = cross(e1, e2);
+    let len = dot(n, n).sqrt();
     if len < 2e-4 {
         return Err(ctx.err(
             field("c"),
@@ -536,7 +532,7 @@ fn resolve_side(
             ),
         ));
     }
-    let h = (n[0] * r[0] + n[1] * r[1] + n[2] * r[2]) / len;
+    let h = dot(n, r) / len;
     if h < c.min {
         return Err(ctx.err(
             field("min"),
@@ -549,14 +545,6 @@ fn resolve_side(
     }
     // The apex's foot on the triangle, in barycentric coordinates: the
     // engine shares each push by them, and refuses a foot far outside.
-    let cross = |u: [f64; 3], v: [f64; 3]| {
-        [
-            u[1] * v[2] - u[2] * v[1],
-            u[2] * v[0] - u[0] * v[2],
-            u[0] * v[1] - u[1] * v[0],
-        ]
-    };
-    let dot = |u: [f64; 3], v: [f64; 3]| u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
     let la = dot(n, cross(sub(b, p), sub(cc, p))) / (len * len);
     let lb = dot(n, cross(sub(cc, p), sub(a, p))) / (len * len);
     let foot = [la, lb, 1.0 - la - lb];
@@ -677,28 +665,27 @@ pub fn emit_ragdoll_rs_in(name: &str, def: &RagdollDef, krate: &str) -> String {
     let _ = writeln!(s, "    ],");
     if def.sides.is_empty() {
         let _ = writeln!(s, "    sides: &[],");
-        let _ = writeln!(s, "}};");
-        return s;
+    } else {
+        let _ = writeln!(s, "    sides: &[");
+        for c in &def.sides {
+            let d = &c.def;
+            let name = |i: u8| &def.particles[i as usize].name;
+            let _ = writeln!(
+                s,
+                "        SideDef::new({}, {}, {}, {}, Fx1::from_raw({})), // {} over {} {} {}",
+                d.apex,
+                d.a,
+                d.b,
+                d.c,
+                d.min.raw(),
+                name(d.apex),
+                name(d.a),
+                name(d.b),
+                name(d.c)
+            );
+        }
+        let _ = writeln!(s, "    ],");
     }
-    let _ = writeln!(s, "    sides: &[");
-    for c in &def.sides {
-        let d = &c.def;
-        let name = |i: u8| &def.particles[i as usize].name;
-        let _ = writeln!(
-            s,
-            "        SideDef::new({}, {}, {}, {}, Fx1::from_raw({})), // {} over {} {} {}",
-            d.apex,
-            d.a,
-            d.b,
-            d.c,
-            d.min.raw(),
-            name(d.apex),
-            name(d.a),
-            name(d.b),
-            name(d.c)
-        );
-    }
-    let _ = writeln!(s, "    ],");
     let _ = writeln!(s, "}};");
     s
 }
